@@ -1,0 +1,427 @@
+/* wip15/format.h -- the WIP15 call-trace format: types, writer and reader.
+ *
+ * The byte layout is documented in docs/FORMAT.md.  This header is the
+ * public API of libwip15format, used by the tracer (writing) and by every
+ * tool (reading).
+ *
+ * Conventions
+ *  - Every function returns 0 (or a non-NULL pointer) on success.  Functions
+ *    that can fail take a `w15_error_t *` which, on failure, receives a code
+ *    and a one-line message naming the file, the byte offset and what was
+ *    expected.  `err` may be NULL when the caller does not care.
+ *  - Nothing here aborts or exits; no function keeps a pointer to caller
+ *    memory after it returns unless stated.
+ *  - Objects are not thread-safe unless stated; one writer or reader per
+ *    thread at a time.
+ */
+#ifndef WIP15_FORMAT_H
+#define WIP15_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Format constants                                                    */
+
+#define W15_MAGIC "WIP15"
+#define W15_ENDIAN_LITTLE '_'
+#define W15_ENDIAN_BIG '-'
+
+/* Versions a reader can meet. */
+typedef enum w15_version {
+    W15_VERSION_0_0 = 0,  /* "WIP15" endian 0x00 0x00: written by us */
+    W15_VERSION_0_0A = 1, /* "WIP15" endian "0.0a            ": read only */
+} w15_version_t;
+
+typedef enum w15_base {
+    W15_VOID = 0,
+    W15_UINT = 1,
+    W15_INT = 2,
+    W15_PTR = 3,
+    W15_BOOL = 4,
+    W15_FLOAT = 5,
+    W15_DOUBLE = 6,
+    W15_STRING = 7,
+    W15_DATA = 8,
+    W15_FUNCPTR = 9,
+    W15_BASE_COUNT_
+} w15_base_t;
+
+/* A Type as stored in OpDeclFunc: three bytes. */
+typedef struct w15_type {
+    uint8_t base;      /* w15_base_t */
+    uint8_t has_group; /* 0 or 1 */
+    uint8_t is_array;  /* 0 or 1 */
+} w15_type_t;
+
+typedef enum w15_comp {
+    W15_COMP_NONE = 0,
+    W15_COMP_ZLIB = 1,
+    W15_COMP_LZ4 = 2, /* one LZ4 block (LZ4_compress_default), not a frame */
+    W15_COMP_COUNT_
+} w15_comp_t;
+
+/* GroupType.  0..16 are the seed document's; 17.. are this project's
+ * extensions (docs/FORMAT.md, "Group types"). */
+typedef enum w15_group_type {
+    W15_GROUP_ENUM = 0,
+    W15_GROUP_BITMASK = 1,
+    W15_GROUP_GL_BUFFERS = 2,
+    W15_GROUP_GL_SAMPLERS = 3,
+    W15_GROUP_GL_TEXTURES = 4,
+    W15_GROUP_GL_QUERIES = 5,
+    W15_GROUP_GL_FRAMEBUFFERS = 6,
+    W15_GROUP_GL_RENDERBUFFERS = 7,
+    W15_GROUP_GL_SYNCS = 8,
+    W15_GROUP_GL_PROGRAMS = 9,
+    W15_GROUP_GL_PROGRAM_PIPELINES = 10,
+    W15_GROUP_GL_SHADERS = 11,
+    W15_GROUP_GL_VAOS = 12,
+    W15_GROUP_GL_TRANSFORM_FEEDBACKS = 13,
+    W15_GROUP_EGL_OES_IMAGES = 14,
+    W15_GROUP_GLX_FBCONFIGS = 15,
+    W15_GROUP_GLX_CONTEXTS = 16,
+    /* project extensions */
+    W15_GROUP_EGL_DISPLAYS = 17,
+    W15_GROUP_EGL_CONFIGS = 18,
+    W15_GROUP_EGL_CONTEXTS = 19,
+    W15_GROUP_EGL_SURFACES = 20,
+    W15_GROUP_EGL_SYNCS = 21,
+    W15_GROUP_GLX_DISPLAYS = 22,
+    W15_GROUP_GLX_DRAWABLES = 23,
+    W15_GROUP_GL_DISPLAY_LISTS = 24,
+    W15_GROUP_TYPE_COUNT_
+} w15_group_type_t;
+
+typedef enum w15_opcode {
+    W15_OP_DECL_FUNC = 0,
+    W15_OP_DECL_GROUP = 1,
+    W15_OP_CALL = 2,
+} w15_opcode_t;
+
+/* Name of a base type / compression / group type, e.g. "UnsignedInt",
+ * "LZ4", "GLBuffers"; "?" when out of range.  Static strings. */
+const char *w15_base_name(unsigned base);
+const char *w15_comp_name(unsigned comp);
+const char *w15_group_type_name(unsigned type);
+
+/* ------------------------------------------------------------------ */
+/* Errors                                                              */
+
+/* X-macro: the one list of error codes and their default messages. */
+#define W15_ERRORS(X)                                                         \
+    X(OK, "no error")                                                         \
+    X(IO, "input/output error")                                               \
+    X(NOMEM, "out of memory")                                                 \
+    X(BAD_MAGIC, "not a WIP15 file: bad magic")                               \
+    X(BAD_VERSION, "unknown WIP15 version")                                   \
+    X(BAD_OPCODE, "unknown opcode")                                           \
+    X(BAD_TYPE, "invalid type")                                               \
+    X(BAD_VARINT, "over-long or overflowing varint")                          \
+    X(BAD_LENGTH, "count or length larger than the bytes left")               \
+    X(BAD_FUNC, "call to an undeclared function or index out of range")       \
+    X(BAD_GROUP, "undeclared group or index out of range")                    \
+    X(BAD_COMP, "unknown compression method")                                 \
+    X(BAD_BLOB, "blob does not decompress to its stated size")                \
+    X(TOO_BIG, "value too large for the format")                              \
+    X(TRUNCATED, "file truncated inside an operation")                        \
+    X(BAD_STREAM, "corrupt compressed stream")                                \
+    X(USAGE, "invalid argument")
+
+typedef enum w15_errcode {
+#define W15_X_ENUM(name, msg) W15_E_##name,
+    W15_ERRORS(W15_X_ENUM)
+#undef W15_X_ENUM
+    W15_E_COUNT_
+} w15_errcode_t;
+
+typedef struct w15_error {
+    w15_errcode_t code;
+    uint64_t offset; /* byte offset in the (decompressed) WIP15 stream */
+    char msg[512];   /* "FILE: byte OFFSET: what was expected ...", no newline */
+} w15_error_t;
+
+/* Default message of a code (static string). */
+const char *w15_errcode_message(w15_errcode_t code);
+
+/* ------------------------------------------------------------------ */
+/* Encoding buffer                                                     */
+/*
+ * A w15_buf_t is a growable memory buffer that holds encoded operations.
+ * The put functions below are inline: encoding a call is a few stores.
+ * Data blobs are written raw into the buffer by w15_put_data(), which also
+ * remembers where they are; the writer compresses them when the buffer is
+ * submitted (w15_writer_submit), so the encoding thread only copies.
+ *
+ * Before writing N bytes with the unchecked put functions the caller must
+ * make room with w15_buf_reserve(buf, N).  The maximum size of each put is
+ * given by W15_MAX_* below.
+ */
+typedef struct w15_buf {
+    uint8_t *data;
+    size_t len;       /* bytes written */
+    size_t cap;       /* bytes allocated */
+    size_t committed; /* end of the last complete operation (set by caller) */
+    uint32_t *blobs;  /* offsets of Data headers written by w15_put_data */
+    size_t nblobs, blobcap;
+    int failed;       /* set when an allocation failed; buffer then unusable */
+} w15_buf_t;
+
+#define W15_MAX_UVARI 10
+#define W15_DATA_HEADER 9 /* method + size + compressedSize */
+
+/* Initialise with `cap` bytes (0 = nothing allocated yet).  Returns 0, or -1
+ * when out of memory (buf->failed is then set). */
+int w15_buf_init(w15_buf_t *buf, size_t cap);
+/* Free memory; the struct may be re-initialised. */
+void w15_buf_free(w15_buf_t *buf);
+/* Forget contents, keep memory. */
+static inline void w15_buf_clear(w15_buf_t *b) { b->len = b->committed = 0; b->nblobs = 0; }
+/* Slow path of w15_buf_reserve. */
+int w15_buf_grow(w15_buf_t *buf, size_t need);
+/* Make room for `n` more bytes.  Returns 0, or -1 when out of memory. */
+static inline int w15_buf_reserve(w15_buf_t *b, size_t n)
+{
+    return (b->cap - b->len >= n) ? 0 : w15_buf_grow(b, n);
+}
+
+static inline void w15_put_u8(w15_buf_t *b, uint8_t v) { b->data[b->len++] = v; }
+static inline void w15_put_u32(w15_buf_t *b, uint32_t v)
+{
+    uint8_t *p = b->data + b->len;
+    p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
+    b->len += 4;
+}
+static inline void w15_put_uvari(w15_buf_t *b, uint64_t v)
+{
+    uint8_t *p = b->data + b->len;
+    while (v >= 0x80) { *p++ = (uint8_t)(v | 0x80); v >>= 7; }
+    *p++ = (uint8_t)v;
+    b->len = (size_t)(p - b->data);
+}
+/* svari of version 0.0: sign and magnitude; INT64_MIN is written as
+ * "negative zero", uvari(1). */
+static inline void w15_put_svari(w15_buf_t *b, int64_t v)
+{
+    uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    if (v == INT64_MIN) { w15_put_u8(b, 1); return; }
+    w15_put_uvari(b, (mag << 1) | (uint64_t)(v < 0));
+}
+static inline void w15_put_f32(w15_buf_t *b, float v)
+{
+    union { float f; uint32_t u; } c; c.f = v; w15_put_u32(b, c.u);
+}
+static inline void w15_put_f64(w15_buf_t *b, double v)
+{
+    union { double d; uint64_t u; } c; c.d = v;
+    w15_put_u32(b, (uint32_t)c.u); w15_put_u32(b, (uint32_t)(c.u >> 32));
+}
+static inline void w15_put_bytes(w15_buf_t *b, const void *p, size_t n)
+{
+    if (n) { __builtin_memcpy(b->data + b->len, p, n); b->len += n; }
+}
+/* Type triple of an OpDeclFunc. */
+static inline void w15_put_type(w15_buf_t *b, w15_type_t t)
+{
+    w15_put_u8(b, t.base); w15_put_u8(b, t.has_group); w15_put_u8(b, t.is_array);
+}
+/* ValueElement<String>: uint32 len + bytes.  Reserve 4 + len first. */
+static inline void w15_put_string(w15_buf_t *b, const char *s, uint32_t len)
+{
+    w15_put_u32(b, len); w15_put_bytes(b, s, len);
+}
+/* ValueElement<Data>: reserves room itself (W15_DATA_HEADER + size) and
+ * writes the blob raw, remembering it for compression at submit time.
+ * Returns 0, or -1 when out of memory. */
+int w15_put_data(w15_buf_t *buf, const void *data, uint32_t size);
+
+/* Helpers that write a whole declaration (they reserve room themselves).
+ * Return 0 or -1 when out of memory. */
+int w15_put_decl_func(w15_buf_t *buf, uint32_t index, const char *name,
+                      w15_type_t result, uint32_t nargs, const w15_type_t *args);
+int w15_put_decl_group(w15_buf_t *buf, uint32_t index, w15_group_type_t type, const char *name);
+
+/* ------------------------------------------------------------------ */
+/* Writer                                                              */
+
+typedef struct w15_writer w15_writer_t;
+
+typedef struct w15_writer_opts {
+    w15_comp_t blob_method;   /* default W15_COMP_LZ4 */
+    int zlib_level;           /* 1..9, default 6 (used with W15_COMP_ZLIB) */
+    uint32_t min_blob;        /* blobs smaller than this are stored raw; default 64 */
+    int stream_lz4;           /* 1 = wrap the whole file in an LZ4 frame (docs/FORMAT.md
+                                 "Compressed stream"); default 0 */
+    uint32_t max_functions;   /* header fields */
+    uint32_t max_groups;
+} w15_writer_opts_t;
+
+/* Fill `o` with the defaults above (max_* = 0). */
+void w15_writer_opts_default(w15_writer_opts_t *o);
+
+/* Create a writer on an open file descriptor, which it owns and closes in
+ * w15_writer_close.  `path` is used in messages only.  Writes the header.
+ * Returns NULL on failure with `err` set. */
+w15_writer_t *w15_writer_open_fd(int fd, const char *path, const w15_writer_opts_t *opts,
+                                 w15_error_t *err);
+/* Same, creating `path` (O_CREAT|O_EXCL unless `overwrite`). */
+w15_writer_t *w15_writer_open(const char *path, int overwrite, const w15_writer_opts_t *opts,
+                              w15_error_t *err);
+
+/* Append the first buf->committed bytes of `buf` to the file (compressing the
+ * blobs recorded in it) and remove them from `buf`, keeping any uncommitted
+ * tail at the start of the buffer.  The caller guarantees that `buf` holds
+ * whole operations up to `committed`.  Data is written to the file descriptor
+ * when the writer's internal output buffer fills (or at w15_writer_flush).
+ * Returns 0, or -1 with `err` set (the writer is then failed; later calls
+ * return -1 at once). */
+int w15_writer_submit(w15_writer_t *w, w15_buf_t *buf, w15_error_t *err);
+/* Write everything buffered to the file descriptor (and, with stream_lz4,
+ * end the current LZ4 block so the file reads to here).  Returns 0 or -1. */
+int w15_writer_flush(w15_writer_t *w, w15_error_t *err);
+/* Flush, close the file descriptor and free.  Returns 0 or -1 (the writer is
+ * freed either way).  NULL is accepted. */
+int w15_writer_close(w15_writer_t *w, w15_error_t *err);
+
+typedef struct w15_writer_stats {
+    uint64_t ops, calls;
+    uint64_t blob_bytes_raw, blob_bytes_stored;
+    uint64_t stream_bytes; /* bytes of WIP15 stream (before stream compression) */
+    uint64_t file_bytes;   /* bytes written to the file */
+} w15_writer_stats_t;
+void w15_writer_get_stats(const w15_writer_t *w, w15_writer_stats_t *st);
+
+/* ------------------------------------------------------------------ */
+/* Reader                                                              */
+
+typedef struct w15_str {
+    const char *ptr; /* not NUL-terminated in general; valid until next op */
+    uint32_t len;
+} w15_str_t;
+
+typedef struct w15_blob {
+    uint8_t method;      /* w15_comp_t */
+    uint32_t size;       /* size after decompression */
+    uint32_t csize;      /* stored bytes */
+    const uint8_t *cdata;/* stored bytes, valid until the next op */
+    uint64_t offset;     /* stream offset of the Data header */
+} w15_blob_t;
+
+/* A decoded Value.  `count` is 1 for scalars.  The element array that
+ * matches type.base is valid until the next w15_reader_next(). */
+typedef struct w15_value {
+    w15_type_t type;
+    uint32_t count;
+    uint32_t group;    /* group index, when type.has_group */
+    union {
+        const uint64_t *u;   /* UnsignedInt, Ptr */
+        const int64_t *i;    /* Int */
+        const uint8_t *b;    /* Bool (raw byte) */
+        const float *f;      /* Float */
+        const double *d;     /* Double */
+        const w15_str_t *s;  /* String */
+        const w15_blob_t *data; /* Data */
+    } v;
+} w15_value_t;
+
+typedef struct w15_func {
+    uint32_t index;
+    const char *name;  /* NUL-terminated, owned by the reader */
+    w15_type_t result;
+    uint32_t nargs;
+    const w15_type_t *args;
+} w15_func_t;
+
+typedef struct w15_group {
+    uint32_t index;
+    w15_group_type_t type; /* W15_GROUP_ENUM for 0.0a files */
+    const char *name;
+} w15_group_t;
+
+typedef struct w15_extra {
+    w15_str_t name;
+    w15_blob_t data;
+} w15_extra_t;
+
+typedef struct w15_call {
+    uint64_t index;          /* 0-based ordinal of this OpCall in the file */
+    uint64_t offset;         /* stream offset of its opcode byte */
+    const w15_func_t *func;
+    const w15_value_t *args; /* func->nargs values */
+    const w15_value_t *result; /* NULL when func->result.base == Void */
+    uint32_t nextras;
+    const w15_extra_t *extras;
+} w15_call_t;
+
+typedef enum w15_next {
+    W15_NEXT_DECL_FUNC,  /* op->func is set */
+    W15_NEXT_DECL_GROUP, /* op->group is set */
+    W15_NEXT_CALL,       /* op->call is set */
+    W15_NEXT_END,        /* clean end of file */
+    W15_NEXT_TRUNCATED,  /* file ends inside an operation; err says where */
+    W15_NEXT_ERROR,      /* corrupt or unreadable; err says where and why */
+} w15_next_t;
+
+typedef struct w15_op {
+    uint64_t offset;
+    const w15_func_t *func;
+    const w15_group_t *group;
+    const w15_call_t *call;
+} w15_op_t;
+
+typedef struct w15_reader w15_reader_t;
+
+typedef struct w15_header {
+    w15_version_t version;
+    char endian;            /* '_' or '-' */
+    uint32_t max_functions;
+    uint32_t max_groups;
+    int stream_lz4;         /* file is wrapped in an LZ4 frame */
+} w15_header_t;
+
+/* Open a file and read its header.  Returns NULL with `err` set on failure
+ * (bad magic, unknown version, I/O). */
+w15_reader_t *w15_reader_open(const char *path, w15_error_t *err);
+/* Read from memory (not copied; must outlive the reader).  `name` is used in
+ * messages. */
+w15_reader_t *w15_reader_open_mem(const void *data, size_t size, const char *name,
+                                  w15_error_t *err);
+void w15_reader_close(w15_reader_t *r);
+
+const w15_header_t *w15_reader_header(const w15_reader_t *r);
+
+/* Read the next operation.  Memory use is constant apart from the current
+ * operation's own bytes.  After END, TRUNCATED or ERROR every further call
+ * returns the same value.  TRUNCATED's message reads
+ * "FILE: truncated after N complete calls at byte B". */
+w15_next_t w15_reader_next(w15_reader_t *r, w15_op_t *op, w15_error_t *err);
+
+/* Declarations seen so far (NULL when not declared). */
+const w15_func_t *w15_reader_func(const w15_reader_t *r, uint32_t index);
+const w15_group_t *w15_reader_group(const w15_reader_t *r, uint32_t index);
+
+/* Decompress a blob of the current operation.  Returns a pointer to
+ * blob->size bytes owned by the reader, valid until the next call of this
+ * function or of w15_reader_next; NULL with `err` set when the blob is
+ * corrupt (BAD_BLOB, BAD_COMP). */
+const uint8_t *w15_reader_blob(w15_reader_t *r, const w15_blob_t *blob, w15_error_t *err);
+
+typedef struct w15_reader_stats {
+    uint64_t calls;             /* complete calls read */
+    uint64_t funcs, groups;     /* declarations read */
+    uint64_t blob_bytes_raw;    /* sum of blob sizes */
+    uint64_t blob_bytes_stored; /* sum of stored blob sizes */
+    uint64_t stream_bytes;      /* bytes of WIP15 stream consumed */
+    uint64_t file_bytes;        /* bytes of the file consumed */
+} w15_reader_stats_t;
+void w15_reader_get_stats(const w15_reader_t *r, w15_reader_stats_t *st);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

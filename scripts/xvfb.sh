@@ -1,0 +1,24 @@
+# Sourced: xvfb_start picks a free display, starts Xvfb on it and exports
+# DISPLAY; xvfb_stop ends it.  No-op when WIP15_NO_XVFB=1 and DISPLAY is set.
+xvfb_start() {
+  if [ "${WIP15_NO_XVFB:-}" = 1 ] && [ -n "${DISPLAY:-}" ]; then return 0; fi
+  local n
+  for n in $(seq 90 140); do
+    if [ ! -e "/tmp/.X$n-lock" ] && [ ! -e "/tmp/.X11-unix/X$n" ]; then
+      Xvfb ":$n" -screen 0 1280x1024x24 -nolisten tcp >/dev/null 2>&1 &
+      XVFB_PID=$!
+      export DISPLAY=":$n"
+      local i
+      for i in $(seq 1 50); do
+        [ -e "/tmp/.X11-unix/X$n" ] && return 0
+        kill -0 "$XVFB_PID" 2>/dev/null || break
+        sleep 0.1
+      done
+    fi
+  done
+  echo "xvfb.sh: could not start Xvfb" >&2
+  return 1
+}
+xvfb_stop() {
+  [ -n "${XVFB_PID:-}" ] && kill "$XVFB_PID" 2>/dev/null; wait "${XVFB_PID:-}" 2>/dev/null || true
+}

@@ -1,0 +1,173 @@
+/* apitable.h -- types of the tables the generator (codegen/) emits from the
+ * Khronos registries plus glapi/annotations.  Hand-written; the generated
+ * files in the build tree (gen/apitable.c, gen/funcs.h) fill them.
+ *
+ * Used by the tracer runtime (one generic recorder walks a function's
+ * parameter signatures) and by the tools (enum and bit names, group names).
+ */
+#ifndef W15_APITABLE_H
+#define W15_APITABLE_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+/* Which API a command belongs to (bit set: a command can be in several). */
+enum w15_api {
+    W15_API_GL = 1u << 0,    /* desktop GL, any version/profile, extensions */
+    W15_API_GLES1 = 1u << 1,
+    W15_API_GLES2 = 1u << 2, /* GLES 2.0 and 3.x */
+    W15_API_GLSC2 = 1u << 3,
+    W15_API_GLX = 1u << 4,
+    W15_API_EGL = 1u << 5,
+};
+
+/* C type of a value or of an array element, as it sits in memory. */
+enum w15_ctype {
+    W15_C_VOID = 0,
+    W15_C_I8, W15_C_U8, W15_C_I16, W15_C_U16, W15_C_I32, W15_C_U32,
+    W15_C_I64, W15_C_U64, W15_C_F32, W15_C_F64,
+    W15_C_PTR,     /* any pointer or handle (void*, GLsync, EGLDisplay, ...) */
+    W15_C_FUNCPTR, /* callback */
+    W15_C_LONG,    /* C long / unsigned long (XID) - 64-bit here */
+};
+
+/* How a parameter (or the result) is captured. */
+enum w15_cap {
+    W15_CAP_VALUE = 0,    /* passed by value; recorded as `base` */
+    W15_CAP_STR_IN,       /* const char *, NUL-terminated (len rule NONE) or
+                             exactly len bytes; NULL -> extra "wip15.null" */
+    W15_CAP_STR_OUT,      /* char * written by the call; len = capacity;
+                             len2 = param index of the GLsizei *length out
+                             param (0xff: none, use strnlen) */
+    W15_CAP_STR_ARRAY_IN, /* const char *const *: len strings; len2 = param
+                             index of const GLint *lengths (0xff: none) */
+    W15_CAP_ARRAY_IN,     /* const T *: len elements of ctype -> array of base */
+    W15_CAP_ARRAY_OUT,    /* T *: len elements read after the call */
+    W15_CAP_DATA_IN,      /* const void *: len bytes -> Data */
+    W15_CAP_DATA_OUT,     /* void *: len bytes read after the call -> Data */
+    W15_CAP_PTR,          /* pointer whose extent is unknown/deferred: Ptr */
+};
+
+/* How many elements (or bytes, for DATA) a pointer covers. */
+enum w15_len_op {
+    W15_LEN_NONE = 0,     /* not a sized pointer */
+    W15_LEN_CONST,        /* b */
+    W15_LEN_PARAM,        /* value of param a (negative -> 0) */
+    W15_LEN_PARAM_MUL,    /* value of param a times b */
+    W15_LEN_PARAM_MUL_PARAM, /* value of param a times value of param b */
+    W15_LEN_DEREF,        /* *(GLint or GLsizei *)param a, read after the call */
+    W15_LEN_HELPER,       /* w15_compsize[b](args) -- a named C helper */
+    W15_LEN_TERMINATED,   /* attribute list: pairs up to and including the
+                             terminator value b (EGL_NONE, None); elements */
+    W15_LEN_NUL,          /* NUL-terminated string */
+};
+
+#define W15_NO_GROUP 0xffffu
+#define W15_NO_PARAM 0xffu
+
+/* One parameter, or a function's result (stored after its parameters). */
+typedef struct w15_param_sig {
+    uint32_t name;    /* offset into w15_strpool */
+    uint8_t base;     /* w15_base_t written to the trace */
+    uint8_t is_array; /* written as an array */
+    uint8_t cap;      /* enum w15_cap */
+    uint8_t ctype;    /* enum w15_ctype of the value, or of each element */
+    uint16_t group;   /* index into w15_groups, or W15_NO_GROUP */
+    uint8_t len_op;   /* enum w15_len_op */
+    uint8_t len_a;    /* param index (or W15_NO_PARAM) */
+    uint32_t len_b;   /* constant, second param index, or helper id */
+    uint8_t len2;     /* second param index for STR_OUT / STR_ARRAY_IN */
+    uint8_t pad_[3];
+} w15_param_sig_t;
+
+/* Function flags: what the runtime and the timing layer need to know. */
+enum w15_fn_flag {
+    W15_FN_FRAME_END = 1u << 0,    /* ends a frame (SwapBuffers and variants) */
+    W15_FN_MAKE_CURRENT = 1u << 1, /* changes the current context */
+    W15_FN_GET_PROC = 1u << 2,     /* returns a function pointer by name */
+    W15_FN_CUSTOM = 1u << 3,       /* wrapper written by hand in src/tracer/custom.c */
+    W15_FN_DRAW = 1u << 4,         /* draws and dispatches */
+    W15_FN_UPLOAD = 1u << 5,       /* data uploads (buffer, texture) */
+    W15_FN_READBACK = 1u << 6,     /* readbacks (ReadPixels, GetTexImage, GetBufferSubData) */
+    W15_FN_CLEAR = 1u << 7,
+    W15_FN_COMPILE = 1u << 8,
+    W15_FN_LINK = 1u << 9,
+    W15_FN_SYNC = 1u << 10,        /* fences, finish, flush, waits */
+    W15_FN_GROUP_PUSH = 1u << 11,  /* glPushDebugGroup, glPushGroupMarkerEXT */
+    W15_FN_GROUP_POP = 1u << 12,
+    W15_FN_MARKER = 1u << 13,      /* glInsertEventMarkerEXT, glDebugMessageInsert,
+                                      glStringMarkerGREMEDY */
+    W15_FN_PIXEL_UNPACK = 1u << 14,/* has a pixel pointer that is an offset when a
+                                      PIXEL_UNPACK_BUFFER is bound */
+    W15_FN_PIXEL_PACK = 1u << 15,  /* same for PIXEL_PACK_BUFFER */
+};
+/* Level "draws" of the timing layer covers these. */
+#define W15_FN_DRAWS_MASK (W15_FN_FRAME_END | W15_FN_DRAW | W15_FN_UPLOAD | W15_FN_READBACK | \
+                           W15_FN_CLEAR | W15_FN_COMPILE | W15_FN_LINK | W15_FN_SYNC)
+
+typedef struct w15_func_sig {
+    uint32_t name;        /* offset into w15_strpool */
+    uint32_t first_param; /* index into w15_params; result at first_param + nparams */
+    uint8_t nparams;
+    uint8_t api;          /* enum w15_api bits */
+    uint16_t flags;       /* enum w15_fn_flag */
+} w15_func_sig_t;
+
+/* A gl.xml group (or one of ours). */
+typedef struct w15_group_sig {
+    uint32_t name;        /* offset into w15_strpool; the gl.xml group name
+                             where there is one ("EnableCap", "ClearBufferMask") */
+    uint8_t type;         /* w15_group_type_t */
+    uint8_t pad_;
+    uint16_t pad2_;
+    uint32_t first_enum;  /* index into w15_enums (ENUM and BITMASK groups) */
+    uint32_t nenums;
+} w15_group_sig_t;
+
+/* One enumerant; within a group sorted by value (ties: preferred name first,
+ * core names before extension suffixes). */
+typedef struct w15_enum_sig {
+    uint64_t value;
+    uint32_t name;        /* offset into w15_strpool */
+    uint32_t api;         /* enum w15_api bits the name is defined for */
+} w15_enum_sig_t;
+
+/* Generated data (gen/apitable.c). */
+extern const char w15_strpool[];
+extern const w15_func_sig_t w15_funcs[];
+extern const uint32_t w15_nfuncs;
+extern const w15_param_sig_t w15_params[];
+extern const w15_group_sig_t w15_groups[];
+extern const uint32_t w15_ngroups;
+extern const w15_enum_sig_t w15_enums[];
+extern const uint32_t w15_nenums;
+/* All enumerants of gl.xml, glx.xml and egl.xml sorted by (value, name),
+ * for values whose parameter has no group. */
+extern const w15_enum_sig_t w15_all_enums[];
+extern const uint32_t w15_nall_enums;
+/* Function indices sorted by name, for w15_func_lookup. */
+extern const uint16_t w15_funcs_by_name[];
+
+/* Named helpers for COMPSIZE rules: w15_compsize[id](args) gives the number
+ * of elements (ARRAY) or bytes (DATA) a pointer covers.  `args` are the
+ * wrapper's packed arguments (see src/tracer/record.h).  Defined by hand in
+ * src/tracer/compsize.c; the table of names is generated (gen/apitable.c
+ * lists them in w15_compsize_names, and src/tracer/compsize.c must define
+ * w15_compsize[] in the same order: codegen checks this). */
+union w15_slot;
+typedef size_t (*w15_compsize_fn)(const union w15_slot *args);
+extern const w15_compsize_fn w15_compsize[];
+extern const char *const w15_compsize_names[];
+extern const uint32_t w15_ncompsize;
+
+static inline const char *w15_str(uint32_t off) { return w15_strpool + off; }
+
+/* Function index by exact name, or -1.  Binary search over w15_funcs_by_name. */
+int w15_func_lookup(const char *name);
+/* Group index by name, or -1. */
+int w15_group_lookup(const char *name);
+/* Name of `value` in group `g` (W15_NO_GROUP: any enumerant), preferring a
+ * name defined for APIs in `api_mask` (0: any).  NULL when unknown. */
+const char *w15_enum_name(uint32_t g, uint64_t value, uint32_t api_mask);
+
+#endif
