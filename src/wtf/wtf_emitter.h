@@ -1,0 +1,66 @@
+/* wtf_emitter.h -- writes a Web Tracing Framework binary trace (.wtf-trace,
+ * format 10 as the real loader reads it; docs/WTF.md) from inside the
+ * traced process.  One emitter per process, shared by all threads; one zone
+ * per thread.
+ *
+ * Threading: w15_wtf_zone_* functions are called only by the thread that
+ * owns the zone (or by a thread that has exclusive access to it, e.g. the
+ * tracer's flusher while the owner is parked).  w15_wtf_open/close/define
+ * and w15_wtf_zone_create are thread-safe.  Nothing here aborts; on an I/O
+ * error the emitter prints one line "wip15: ..." on stderr and turns itself
+ * off (later calls do nothing).
+ */
+#ifndef W15_WTF_EMITTER_H
+#define W15_WTF_EMITTER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct w15_wtf w15_wtf_t;
+typedef struct w15_wtf_zone w15_wtf_zone_t;
+
+typedef struct w15_wtf_info {
+    const char *program;     /* argv[0] */
+    const char *const *argv; /* NULL-terminated, may be NULL */
+    const char *tracer_version;
+    const char *wip15_path;  /* the WIP15 trace this file accompanies */
+} w15_wtf_info_t;
+
+/* Create `path` (never overwrites: fails if it exists).  Returns NULL and
+ * fills `err` on failure.  Times passed to the emitter are w15_clock_now()
+ * nanoseconds; the file's timebase is the wall clock at open. */
+w15_wtf_t *w15_wtf_open(const char *path, const w15_wtf_info_t *info, char *err, size_t errlen);
+
+/* Record metadata learned later (e.g. "renderer" from glGetString); written
+ * with the next chunk as a wtf.trace#mark in the first zone. */
+void w15_wtf_set_meta(w15_wtf_t *w, const char *key, const char *value);
+
+/* A zone (timeline) named `name`, of `type` "script" or "native_gpu".
+ * Returns NULL when the emitter is off or out of memory. */
+w15_wtf_zone_t *w15_wtf_zone_create(w15_wtf_t *w, const char *name, const char *type);
+
+/* Define (once, thread-safe) a scope event named `name` with the argument
+ * "uint32 call" and return its wire id; 0 on failure.  `key` is a small
+ * integer chosen by the caller (the tracer passes the function index) so
+ * the lookup is an array access after the first time. */
+uint16_t w15_wtf_call_event(w15_wtf_t *w, uint32_t key, const char *name);
+
+void w15_wtf_scope_enter(w15_wtf_zone_t *z, uint16_t wire, uint64_t t_ns, uint32_t call);
+/* A named scope (debug groups): name is copied. */
+void w15_wtf_scope_enter_named(w15_wtf_zone_t *z, const char *name, size_t len, uint64_t t_ns);
+void w15_wtf_scope_leave(w15_wtf_zone_t *z, uint64_t t_ns);
+/* A time stamp (markers): name is copied. */
+void w15_wtf_timestamp(w15_wtf_zone_t *z, const char *name, size_t len, uint64_t t_ns);
+void w15_wtf_frame_start(w15_wtf_zone_t *z, uint32_t number, uint64_t t_ns);
+void w15_wtf_frame_end(w15_wtf_zone_t *z, uint32_t number, uint64_t t_ns);
+
+/* Write this zone's buffered events as one chunk.  Called by the owner (or
+ * an exclusive flusher) periodically and at exit. */
+void w15_wtf_zone_flush(w15_wtf_zone_t *z);
+/* Async-signal-safe best effort: write the already-complete events of every
+ * zone with write(2) only (no locks, no malloc).  For fatal signals. */
+void w15_wtf_flush_all_signal(w15_wtf_t *w);
+/* Flush every zone (all owners must be quiescent: at exit) and close. */
+void w15_wtf_close(w15_wtf_t *w);
+
+#endif
