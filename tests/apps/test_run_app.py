@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""Self-test of run_app.py's dump parsing and normalisation (no GL needed)."""
+import os
+import sys
+import unittest
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import run_app  # noqa: E402
+
+
+class Normalize(unittest.TestCase):
+    def test_split(self):
+        name, args, result, rest = run_app.split_call(
+            '12 glShaderSource(1, 2, {"a, (b", "c\\"d"}, {43, -1}) [wip15.x=<blob 4 bytes>]')
+        self.assertEqual(name, "glShaderSource")
+        self.assertEqual(args, ["1", "2", '{"a, (b", "c\\"d"}', "{43, -1}"])
+        self.assertIsNone(result)
+        self.assertEqual(rest, " [wip15.x=<blob 4 bytes>]")
+        self.assertEqual(run_app.split_call("3 glFinish()")[1], [])
+        self.assertIsNone(run_app.split_call("wip15: warning"))
+
+    def test_result(self):
+        self.assertEqual(run_app.split_call("7 glCreateProgram() = 3")[2], "3")
+        self.assertEqual(run_app.split_call('1 glGetString(GL_RENDERER) = "llvm pipe"')[2],
+                         '"llvm pipe"')
+
+    def test_normalize(self):
+        n = run_app.normalize_line
+        self.assertEqual(n("5 glXMakeCurrent(0x55b40e245bd0, 2097154, 0x55b40e264e80) = True"),
+                         "glXMakeCurrent(<ptr>, <xid>, <ptr>) = True")
+        self.assertEqual(n("6 glXMakeCurrent(0x55b40e245bd0, 0, NULL) = True"),
+                         "glXMakeCurrent(<ptr>, 0, NULL) = True")
+        self.assertEqual(n('9 glGetString(GL_VERSION) = "4.5 Mesa 22.3.6"'),
+                         "glGetString(GL_VERSION) = <varies>")
+        # Buffer offsets and small hex values are kept.
+        self.assertEqual(n("10 glTexSubImage3D(GL_TEXTURE_2D_ARRAY, 0, 0x40)"),
+                         "glTexSubImage3D(GL_TEXTURE_2D_ARRAY, 0, 0x40)")
+        self.assertEqual(n("11 glClientWaitSync(0x7f0012345678, 1, 1000) = GL_ALREADY_SIGNALED"),
+                         "glClientWaitSync(<ptr>, 1, 1000) = <varies>")
+
+    def test_blob(self):
+        self.assertEqual(
+            run_app.normalize_line("17 glBufferData(GL_ARRAY_BUFFER, 4096, <data 4096 bytes, "
+                                   "zlib 124, 00 00 00 00 ...>, GL_STATIC_DRAW)"),
+            "glBufferData(GL_ARRAY_BUFFER, 4096, <data 4096 bytes, 00 00 00 00 ...>, "
+            "GL_STATIC_DRAW)")
+
+    def test_status(self):
+        self.assertTrue(run_app.same_status(-11, 139))
+        self.assertTrue(run_app.same_status(-11, -11))
+        self.assertFalse(run_app.same_status(-11, 0))
+        self.assertFalse(run_app.same_status(3, 131))
+
+    def test_apitrace_names(self):
+        text = ('// process.name = "x"\nglCreateShader(type = GL_VERTEX_SHADER) = 1\n'
+                'glShaderSource(shader = 1, string = {"a;\nb(\n"})\n'
+                'glViewport(x = 0, y = 0, width = 64, height = 64) // fake\n')
+        self.assertEqual(run_app.apitrace_names(text), ["glCreateShader", "glShaderSource"])
+
+
+if __name__ == "__main__":
+    unittest.main()
