@@ -158,9 +158,13 @@ const char *w15_errcode_message(w15_errcode_t code);
  * remembers where they are; the writer compresses them when the buffer is
  * submitted (w15_writer_submit), so the encoding thread only copies.
  *
- * Before writing N bytes with the unchecked put functions the caller must
- * make room with w15_buf_reserve(buf, N).  The maximum size of each put is
- * given by W15_MAX_* below.
+ * Before writing with the unchecked put functions the caller must make room
+ * with w15_buf_reserve(buf, N), N being the sum of the maximum sizes of the
+ * puts that follow: w15_put_u8 1, w15_put_u32 and w15_put_f32 4,
+ * w15_put_f64 8, w15_put_uvari and w15_put_svari W15_MAX_UVARI (10, even
+ * for small values: they may store 8 bytes), w15_put_type 3,
+ * w15_put_string 4 + len, w15_put_bytes n.  w15_put_data and the
+ * w15_put_decl_* helpers reserve room themselves.
  */
 typedef struct w15_buf {
     uint8_t *data;
@@ -170,9 +174,19 @@ typedef struct w15_buf {
     uint32_t *blobs;  /* offsets of Data headers written by w15_put_data */
     size_t nblobs, blobcap;
     int failed;       /* set when an allocation failed; buffer then unusable */
+    /* Operations and calls up to `committed`, counted by w15_buf_commit and
+     * the w15_put_decl_* helpers; the writer adds them to its statistics at
+     * submit and resets them.  Zero when the caller sets `committed` itself. */
+    uint64_t ops, calls;
 } w15_buf_t;
 
 #define W15_MAX_UVARI 10
+#define W15_MAX_SVARI W15_MAX_UVARI
+/* Arrays of Void or FunctionPtr have no element bytes, so nothing in the
+ * file bounds their count; readers refuse more elements than this
+ * (BAD_LENGTH) so that a corrupt count cannot make tools loop 4 billion
+ * times. */
+#define W15_MAX_EMPTY_ARRAY 65536u
 #define W15_DATA_HEADER 9 /* method + size + compressedSize */
 
 /* Initialise with `cap` bytes (0 = nothing allocated yet).  Returns 0, or -1
@@ -181,7 +195,18 @@ int w15_buf_init(w15_buf_t *buf, size_t cap);
 /* Free memory; the struct may be re-initialised. */
 void w15_buf_free(w15_buf_t *buf);
 /* Forget contents, keep memory. */
-static inline void w15_buf_clear(w15_buf_t *b) { b->len = b->committed = 0; b->nblobs = 0; }
+static inline void w15_buf_clear(w15_buf_t *b)
+{
+    b->len = b->committed = 0; b->nblobs = 0; b->ops = b->calls = 0;
+}
+/* Mark everything written so far as one complete operation (`is_call`
+ * non-zero for an OpCall): sets `committed` and counts it for the writer's
+ * statistics.  Setting `committed` directly is equally valid. */
+static inline void w15_buf_commit(w15_buf_t *b, int is_call)
+{
+    size_t n = b->len;
+    b->committed = n; b->ops++; b->calls += is_call != 0;
+}
 /* Slow path of w15_buf_reserve. */
 int w15_buf_grow(w15_buf_t *buf, size_t need);
 /* Make room for `n` more bytes.  Returns 0, or -1 when out of memory. */
@@ -190,19 +215,62 @@ static inline int w15_buf_reserve(w15_buf_t *b, size_t n)
     return (b->cap - b->len >= n) ? 0 : w15_buf_grow(b, n);
 }
 
-static inline void w15_put_u8(w15_buf_t *b, uint8_t v) { b->data[b->len++] = v; }
+/* How the put functions stay fast: multi-byte values are stored through
+ * unaligned non-character types, which cannot alias b->len or b->data, so
+ * the compiler keeps the position in a register across a run of puts.  A
+ * uvari put stores 8 bytes even when the value needs fewer (the bytes past
+ * the value are scratch beyond b->len): always reserve the W15_MAX_* size of
+ * each put. */
+typedef uint32_t w15_u32u_t __attribute__((aligned(1)));
+typedef uint64_t w15_u64u_t __attribute__((aligned(1)));
+
+static inline uint32_t w15_to_le32(uint32_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return __builtin_bswap32(v);
+#else
+    return v;
+#endif
+}
+static inline uint64_t w15_to_le64(uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return __builtin_bswap64(v);
+#else
+    return v;
+#endif
+}
+
+static inline void w15_put_u8(w15_buf_t *b, uint8_t v)
+{
+    size_t n = b->len;
+    b->len = n + 1;
+    b->data[n] = v;
+}
 static inline void w15_put_u32(w15_buf_t *b, uint32_t v)
 {
-    uint8_t *p = b->data + b->len;
-    p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
-    b->len += 4;
+    size_t n = b->len;
+    *(w15_u32u_t *)(b->data + n) = w15_to_le32(v);
+    b->len = n + 4;
 }
 static inline void w15_put_uvari(w15_buf_t *b, uint64_t v)
 {
-    uint8_t *p = b->data + b->len;
-    while (v >= 0x80) { *p++ = (uint8_t)(v | 0x80); v >>= 7; }
-    *p++ = (uint8_t)v;
-    b->len = (size_t)(p - b->data);
+    size_t n = b->len;
+    uint8_t *p = b->data + n;
+    if (v < ((uint64_t)1 << 56)) {
+        /* up to 8 bytes, assembled in a register */
+        uint64_t enc = v & 0x7f;
+        unsigned k = 1;
+        for (v >>= 7; v; v >>= 7, k++)
+            enc |= (uint64_t)0x80 << (8 * (k - 1)) | (v & 0x7f) << (8 * k);
+        *(w15_u64u_t *)p = w15_to_le64(enc);
+        b->len = n + k;
+        return;
+    }
+    uint8_t *q = p;
+    while (v >= 0x80) { *q++ = (uint8_t)(v | 0x80); v >>= 7; }
+    *q++ = (uint8_t)v;
+    b->len = n + (size_t)(q - p);
 }
 /* svari of version 0.0: sign and magnitude; INT64_MIN is written as
  * "negative zero", uvari(1). */
@@ -219,11 +287,17 @@ static inline void w15_put_f32(w15_buf_t *b, float v)
 static inline void w15_put_f64(w15_buf_t *b, double v)
 {
     union { double d; uint64_t u; } c; c.d = v;
-    w15_put_u32(b, (uint32_t)c.u); w15_put_u32(b, (uint32_t)(c.u >> 32));
+    size_t n = b->len;
+    *(w15_u64u_t *)(b->data + n) = w15_to_le64(c.u);
+    b->len = n + 8;
 }
 static inline void w15_put_bytes(w15_buf_t *b, const void *p, size_t n)
 {
-    if (n) { __builtin_memcpy(b->data + b->len, p, n); b->len += n; }
+    if (n) {
+        size_t at = b->len;
+        b->len = at + n;
+        __builtin_memcpy(b->data + at, p, n);
+    }
 }
 /* Type triple of an OpDeclFunc. */
 static inline void w15_put_type(w15_buf_t *b, w15_type_t t)
@@ -239,9 +313,19 @@ static inline void w15_put_string(w15_buf_t *b, const char *s, uint32_t len)
  * writes the blob raw, remembering it for compression at submit time.
  * Returns 0, or -1 when out of memory. */
 int w15_put_data(w15_buf_t *buf, const void *data, uint32_t size);
+/* Largest blob the format can hold: `size` is a uint32 and UINT32_MAX is
+ * never written (docs/FORMAT.md, "Data"). */
+#define W15_MAX_BLOB (UINT32_MAX - 1u)
+/* Same as w15_put_data for a size_t length: a blob over W15_MAX_BLOB (or a
+ * buffer already holding more than 4 GiB, which must be submitted first) is
+ * refused with W15_E_TOO_BIG, nothing is written and the buffer stays
+ * usable.  Returns 0, or -1 with `err` set (TOO_BIG, or NOMEM with
+ * buf->failed set). */
+int w15_put_data_sz(w15_buf_t *buf, const void *data, size_t size, w15_error_t *err);
 
 /* Helpers that write a whole declaration (they reserve room themselves).
- * Return 0 or -1 when out of memory. */
+ * When the buffer had no uncommitted bytes before, the declaration is
+ * committed (w15_buf_commit).  Return 0 or -1 when out of memory. */
 int w15_put_decl_func(w15_buf_t *buf, uint32_t index, const char *name,
                       w15_type_t result, uint32_t nargs, const w15_type_t *args);
 int w15_put_decl_group(w15_buf_t *buf, uint32_t index, w15_group_type_t type, const char *name);
@@ -265,8 +349,9 @@ typedef struct w15_writer_opts {
 void w15_writer_opts_default(w15_writer_opts_t *o);
 
 /* Create a writer on an open file descriptor, which it owns and closes in
- * w15_writer_close.  `path` is used in messages only.  Writes the header.
- * Returns NULL on failure with `err` set. */
+ * w15_writer_close (and closes at once when this function fails).  `path`
+ * is used in messages only.  Writes the header and flushes it, so that even
+ * an empty trace is a valid file.  Returns NULL on failure with `err` set. */
 w15_writer_t *w15_writer_open_fd(int fd, const char *path, const w15_writer_opts_t *opts,
                                  w15_error_t *err);
 /* Same, creating `path` (O_CREAT|O_EXCL unless `overwrite`). */
@@ -391,6 +476,10 @@ w15_reader_t *w15_reader_open(const char *path, w15_error_t *err);
  * messages. */
 w15_reader_t *w15_reader_open_mem(const void *data, size_t size, const char *name,
                                   w15_error_t *err);
+/* Read from an open file descriptor (a file or a pipe), which the reader
+ * owns and closes in w15_reader_close (and at once when this fails). */
+w15_reader_t *w15_reader_open_fd(int fd, const char *name, w15_error_t *err);
+/* Free everything, close the file.  NULL is accepted. */
 void w15_reader_close(w15_reader_t *r);
 
 const w15_header_t *w15_reader_header(const w15_reader_t *r);
@@ -398,10 +487,17 @@ const w15_header_t *w15_reader_header(const w15_reader_t *r);
 /* Read the next operation.  Memory use is constant apart from the current
  * operation's own bytes.  After END, TRUNCATED or ERROR every further call
  * returns the same value.  TRUNCATED's message reads
- * "FILE: truncated after N complete calls at byte B". */
+ * "FILE: truncated after N complete calls at byte B", B being the offset of
+ * the incomplete operation; every operation before it was returned normally.
+ * A count or length that runs past the end of the file is reported as
+ * truncation too (docs/FORMAT.md, "End of file").  For a file wrapped in an
+ * LZ4 frame, offsets are in the decompressed stream and messages add
+ * " (in the decompressed stream)". */
 w15_next_t w15_reader_next(w15_reader_t *r, w15_op_t *op, w15_error_t *err);
 
-/* Declarations seen so far (NULL when not declared). */
+/* Declarations seen so far (NULL when not declared).  A redeclaration of an
+ * index replaces the earlier one for later calls; pointers to the earlier
+ * declaration stay valid until w15_reader_close. */
 const w15_func_t *w15_reader_func(const w15_reader_t *r, uint32_t index);
 const w15_group_t *w15_reader_group(const w15_reader_t *r, uint32_t index);
 
