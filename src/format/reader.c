@@ -190,6 +190,7 @@ struct w15_reader {
 
     w15_next_t state;      /* sticky END/TRUNCATED/ERROR, else W15_NEXT_CALL */
     w15_error_t serr;
+    char short_detail[160]; /* why the current op ran short, when a length field did it */
     w15_reader_stats_t st;
 };
 
@@ -366,6 +367,20 @@ static int ensure_slow(w15_reader_t *r, uint64_t n)
 static inline int ensure(w15_reader_t *r, uint64_t n)
 {
     return likely(r->wlen - r->pos >= n) ? P_OK : ensure_slow(r, n);
+}
+
+/* ensure() for `n` bytes announced by the length field `what` at stream
+ * offset `field_at`: when the file ends first, the truncation message says
+ * which field asked for more than the bytes left. */
+static int ensure_len(w15_reader_t *r, uint64_t n, const char *what, uint64_t field_at)
+{
+    int rc = ensure(r, n);
+    if (rc == P_SHORT)
+        snprintf(r->short_detail, sizeof r->short_detail,
+                 "; the %s at byte %llu asks for %llu bytes, only %llu are left", what,
+                 (unsigned long long)field_at, (unsigned long long)n,
+                 (unsigned long long)(r->wlen - r->pos));
+    return rc;
 }
 
 /* ---- primitive decoders --------------------------------------------- */
@@ -579,8 +594,9 @@ static int check_type(w15_reader_t *r, const uint8_t *t, uint64_t at)
 static int rd_string(w15_reader_t *r, w15_str_t *s)
 {
     uint32_t len;
+    uint64_t at = here(r);
     TRY(rd_u32(r, &len));
-    TRY(ensure(r, len));
+    TRY(ensure_len(r, len, "string length", at));
     s->len = len;
     TRY(ref(r, (const void **)&s->ptr, r->pos));
     r->pos += len;
@@ -610,7 +626,7 @@ static int rd_data(w15_reader_t *r, w15_blob_t *d)
                     "expected an LZ4 block size of at most 2113929216 (LZ4_MAX_INPUT_SIZE), found %u",
                     d->size);
     r->pos += W15_DATA_HEADER;
-    TRY(ensure(r, d->csize));
+    TRY(ensure_len(r, d->csize, "blob compressedSize", start + 5));
     TRY(ref(r, (const void **)&d->cdata, r->pos));
     r->pos += d->csize;
     r->st.blob_bytes_raw += d->size;
@@ -677,7 +693,7 @@ static int rd_value_general(w15_reader_t *r, w15_type_t t, w15_value_t *v)
                         "expected at most %u elements in an array of %s (elements without bytes), "
                         "found %u",
                         W15_MAX_EMPTY_ARRAY, w15_base_name(t.base), n);
-        TRY(ensure(r, (uint64_t)n * min_elem_size[t.base]));
+        TRY(ensure_len(r, (uint64_t)n * min_elem_size[t.base], "array count", at));
     }
     v->count = n;
     v->v.u = NULL;
@@ -799,8 +815,9 @@ static int op_decl_func(w15_reader_t *r, w15_op_t *op)
                     "expected a function index below max_functions (%u), found %u",
                     r->hdr.max_functions, index);
     uint32_t name_len;
+    uint64_t len_at = here(r);
     TRY(rd_u32(r, &name_len));
-    TRY(ensure(r, name_len));
+    TRY(ensure_len(r, name_len, "function name length", len_at));
     uint64_t name_at = here(r);
     r->pos += name_len;
     TRY(ensure(r, 3));
@@ -850,8 +867,9 @@ static int op_decl_group(w15_reader_t *r, w15_op_t *op)
     if (index >= r->hdr.max_groups)
         return rerr(r, W15_E_BAD_GROUP, at,
                     "expected a group index below max_groups (%u), found %u", r->hdr.max_groups, index);
+    uint64_t len_at = here(r);
     TRY(rd_u32(r, &name_len));
-    TRY(ensure(r, name_len));
+    TRY(ensure_len(r, name_len, "group name length", len_at));
     decl_t *d = malloc(sizeof *d + name_len + 1);
     if (!d)
         return nomem(r);
@@ -926,8 +944,9 @@ static w15_next_t finish(w15_reader_t *r, w15_error_t *err)
 static w15_next_t truncated(w15_reader_t *r, w15_error_t *err)
 {
     uint64_t at = off_of(r, r->op_start);
-    w15_set_error(&r->serr, W15_E_TRUNCATED, at, "%s: truncated after %llu complete calls at byte %llu%s",
-                  r->name, (unsigned long long)r->ncalls, (unsigned long long)at, where(r));
+    w15_set_error(&r->serr, W15_E_TRUNCATED, at, "%s: truncated after %llu complete calls at byte %llu%s%s",
+                  r->name, (unsigned long long)r->ncalls, (unsigned long long)at, where(r),
+                  r->short_detail);
     r->state = W15_NEXT_TRUNCATED;
     return finish(r, err);
 }
@@ -939,6 +958,7 @@ w15_next_t w15_reader_next(w15_reader_t *r, w15_op_t *op, w15_error_t *err)
         return finish(r, err);
     arena_reset(r);
     r->nfix = 0;
+    r->short_detail[0] = 0;
     r->op_start = r->pos;
     op->offset = off_of(r, r->pos);
     uint8_t opcode;

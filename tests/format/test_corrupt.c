@@ -275,7 +275,8 @@ static void data_errors(void)
     call_with(&b, 0, S);
     bb_u32(&b, 0xFFFFFFF0u);
     bb_raw(&b, "abc", 3);
-    expect("string past EOF", &b, W15_E_TRUNCATED, CALL_AT(0), "truncated after 0 complete calls", NULL);
+    expect("string past EOF", &b, W15_E_TRUNCATED, CALL_AT(0), "truncated after 0 complete calls",
+           "the string length at byte", "asks for 4294967280 bytes, only 3 are left", NULL);
     call_with(&b, 0, UA);
     bb_u32(&b, 0xFFFFFFF0u);
     BB(&b, 1, 2, 3);
