@@ -141,8 +141,9 @@ extern const w15_group_sig_t w15_groups[];
 extern const uint32_t w15_ngroups;
 extern const w15_enum_sig_t w15_enums[];
 extern const uint32_t w15_nenums;
-/* All enumerants of gl.xml, glx.xml and egl.xml sorted by (value, name),
- * for values whose parameter has no group. */
+/* All enumerants of gl.xml, glx.xml and egl.xml sorted by value (ties:
+ * preferred name first, as in w15_enums), for values whose parameter has
+ * no group or whose group does not know them. */
 extern const w15_enum_sig_t w15_all_enums[];
 extern const uint32_t w15_nall_enums;
 /* Function indices sorted by name, for w15_func_lookup. */
@@ -159,6 +160,20 @@ typedef size_t (*w15_compsize_fn)(const union w15_slot *args);
 extern const w15_compsize_fn w15_compsize[];
 extern const char *const w15_compsize_names[];
 extern const uint32_t w15_ncompsize;
+/* A helper returns 0 when it cannot tell the extent (unknown pname, NULL
+ * string, unsupported format...): the pointer is then recorded as with
+ * W15_CAP_PTR (extra wip15.ptr). */
+
+/* Number of values a glGet*v, glGet*i_v, glTexParameter*v, glLight*v,
+ * glMaterial*v, glGetProgramiv, ... pname takes (glapi/pnames.txt). */
+typedef struct w15_pname_count {
+    uint32_t pname;
+    uint32_t count;
+} w15_pname_count_t;
+extern const w15_pname_count_t w15_pname_counts[]; /* sorted by pname */
+extern const uint32_t w15_npname_counts;
+/* Count for `pname`, or 0 when the table does not know it. */
+uint32_t w15_pname_count(uint32_t pname);
 
 static inline const char *w15_str(uint32_t off) { return w15_strpool + off; }
 
@@ -167,7 +182,10 @@ int w15_func_lookup(const char *name);
 /* Group index by name, or -1. */
 int w15_group_lookup(const char *name);
 /* Name of `value` in group `g` (W15_NO_GROUP: any enumerant), preferring a
- * name defined for APIs in `api_mask` (0: any).  NULL when unknown. */
+ * name defined for APIs in `api_mask` (0: any).  A value the group does not
+ * know is looked up in w15_all_enums.  NULL when unknown, and always for an
+ * object-name group (GroupType other than Enum/BitMask).  Bitmasks: call
+ * once per bit. */
 const char *w15_enum_name(uint32_t g, uint64_t value, uint32_t api_mask);
 
 #endif

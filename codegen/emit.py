@@ -1,0 +1,243 @@
+"""emit.py -- stage three of the generator: print each output file from the
+model (model.py) through the string.Template files in codegen/templates/
+(<output name>.in).
+Python computes values; the C shapes live in the templates.
+"""
+
+import os
+import re
+from string import Template
+
+from model import BASES, CAPS, CTYPES, LEN_OPS
+
+TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'templates')
+_cache = {}
+
+
+def tpl(name):
+    if name not in _cache:
+        with open(os.path.join(TEMPLATES, name + '.in'), encoding='utf-8') as f:
+            _cache[name] = Template(f.read())
+    return _cache[name]
+
+
+def header(m, fname, what):
+    inputs = ', '.join(os.path.basename(p) for p in m.inputs)
+    return tpl('header.txt').substitute(file=fname, inputs=inputs, what=what)
+
+
+def c_decl(decl, name):
+    return decl + ('' if decl.endswith('*') else ' ') + name
+
+
+def c_ret(decl):
+    """Result type followed by what must precede the function name."""
+    return decl + ('' if decl.endswith('*') else ' ')
+
+
+class StrPool:
+    def __init__(self):
+        self.off = {}
+        self.items = []
+        self.size = 0
+
+    def add(self, s):
+        if s not in self.off:
+            self.off[s] = self.size
+            self.items.append(s)
+            self.size += len(s.encode()) + 1
+        return self.off[s]
+
+    def c(self):
+        lines = []
+        cur = ''
+        for s in self.items:
+            piece = s.replace('\\', '\\\\').replace('"', '\\"') + '\\0'
+            if len(cur) + len(piece) > 90:
+                lines.append('    "%s"' % cur)
+                cur = ''
+            cur += piece
+        if cur:
+            lines.append('    "%s"' % cur)
+        return '\n'.join(lines) if lines else '    ""'
+
+
+def _or_zero(rows):
+    return '\n'.join(rows) if rows else '    {0}'
+
+
+def emit_funcs_h(m):
+    defines = '\n'.join('#define W15F_%s %d' % (f.name, i) for i, f in enumerate(m.funcs))
+    return tpl('funcs.h').substitute(
+        header=header(m, 'funcs.h', 'W15F_<name>: index of each command in w15_funcs.'),
+        defines=defines, count=len(m.funcs))
+
+
+def _type_text(t):
+    text = t.text
+    if not text or text.startswith('#include'):
+        return None
+    return text
+
+
+def emit_protos_h(m):
+    seen = set()
+    types = []
+    for reg in m.registries:
+        types.append('/* %s */' % os.path.basename(reg.path))
+        for t in reg.types:
+            text = _type_text(t)
+            if text is None or t.name in seen:
+                continue
+            seen.add(t.name)
+            types.append(text)
+    pfns = []
+    for f in m.funcs:
+        c = f.cmd
+        params = ', '.join(c_decl(p.decl, p.name) for p in c.params) or 'void'
+        pfns.append('typedef %s(APIENTRYP PFN_%s)(%s);' % (c_ret(c.result.decl), f.name, params))
+    return tpl('protos.h').substitute(
+        header=header(m, 'protos.h', 'C types of the registries and PFN_<name> per command.'),
+        types='\n'.join(types), pfns='\n'.join(pfns))
+
+
+def _pack(pm, expr):
+    if pm.ctype == 'FUNCPTR':
+        return 'FP_(%s)' % expr
+    return expr
+
+
+def emit_wrappers_c(m):
+    customs, wrappers, ptrs = [], [], []
+    for f in m.funcs:
+        c = f.cmd
+        params = ', '.join(c_decl(p.decl, p.name) for p in c.params) or 'void'
+        ret = c_ret(c.result.decl)
+        ptrs.append('    (void *)%s,' % f.name)
+        if 'CUSTOM' in f.flags:
+            customs.append('extern %s%s(%s);' % (ret, f.name, params))
+            continue
+        stores = ['s_[%d].%s = %s;' % (i, pm.slot, _pack(pm, pm.name))
+                  for i, pm in enumerate(f.params)]
+        pack = ''.join('    %s\n' % ' '.join(stores[i:i + 4]) for i in range(0, len(stores), 4))
+        args = ', '.join(p.name for p in c.params)
+        fields = dict(name=f.name, ret=ret, params=params, args=args,
+                      nslots=max(1, len(c.params)), pack=pack,
+                      init='' if c.params else ' = {{0}}')
+        if c.result.decl == 'void':
+            wrappers.append(tpl('wrapper_void.c').substitute(fields))
+        else:
+            r = f.result
+            wrappers.append(tpl('wrapper_ret.c').substitute(
+                fields, rslot=r.slot, rval=_pack(r, 'r_')))
+    return tpl('wrappers.c').substitute(
+        header=header(m, 'wrappers.c', 'One exported wrapper per command (shape: src/tracer/record.h).'),
+        customs='\n'.join(customs) or '/* none */', wrappers='\n'.join(wrappers),
+        ptrs='\n'.join(ptrs))
+
+
+def emit_compsize_ids_h(m):
+    names = sorted(m.helpers)
+    defines = '\n'.join('#define W15_CS_%s %d' % (n, i) for i, n in enumerate(names))
+    inst = []
+    for n in names:
+        h = m.helpers[n]
+        inst.append('    X(%s)' % ', '.join([n, h.kind, str(h.pack)] + [str(a) for a in h.args]))
+    return tpl('compsize_ids.h').substitute(
+        header=header(m, 'compsize_ids.h', 'COMPSIZE helper instances.'),
+        defines=defines, count=len(names),
+        instances=' \\\n'.join(inst) if inst else '    /* none */')
+
+
+def group_index(m):
+    return {name: i for i, name in enumerate(sorted(m.groups))}
+
+
+def emit_apitable_c(m):
+    pool = StrPool()
+    gidx = group_index(m)
+    # field widths of src/common/apitable.h
+    if len(m.funcs) > 0xffff or len(gidx) >= 0xffff:
+        raise ValueError('too many functions or groups for the apitable.h fields')
+    for f in m.funcs:
+        if len(f.params) >= 0xff:
+            raise ValueError('%s: too many parameters for w15_param_sig_t' % f.name)
+    helpers = {n: i for i, n in enumerate(sorted(m.helpers))}
+    funcs, params = [], []
+    first = 0
+    for f in m.funcs:
+        funcs.append('    {%d, %d, %d, %d, 0x%x}, /* %s */' % (
+            pool.add(f.name), first, len(f.params), f.api_bits, f.flag_bits, f.name))
+        for pm in f.params + [f.result]:
+            if pm.len_op == 'HELPER':
+                len_b = helpers[pm.helper]
+            else:
+                len_b = pm.len_b
+            params.append('    {%d, %d, %d, %d, %d, %s, %d, %d, %d, %d, {0}},' % (
+                pool.add(pm.name), BASES.index(pm.base), pm.is_array, CAPS.index(pm.cap),
+                CTYPES.index(pm.ctype),
+                str(gidx[pm.group]) if pm.group else 'W15_NO_GROUP',
+                LEN_OPS.index(pm.len_op), pm.len_a, len_b, pm.len2))
+        first += len(f.params) + 1
+    groups, enums = [], []
+    for name in sorted(m.groups):
+        g = m.groups[name]
+        gtype = 'W15_GROUP_' + g.type
+        groups.append('    {%d, %s, 0, 0, %d, %d}, /* %d */' % (
+            pool.add(name), gtype, len(enums), len(g.enums), gidx[name]))
+        for v, n, b in g.enums:
+            enums.append('    {0x%xu, %d, %d},' % (v, pool.add(n), b))
+    all_enums = ['    {0x%xu, %d, %d},' % (v, pool.add(n), b) for v, n, b in m.all_enums]
+    order = sorted(range(len(m.funcs)), key=lambda i: m.funcs[i].name.encode())
+    by_name = []
+    for i in range(0, len(order), 16):
+        by_name.append('    ' + ', '.join(str(x) for x in order[i:i + 16]) + ',')
+    cs_names = ['    "%s",' % n for n in sorted(m.helpers)]
+    pnames = ['    {0x%x, %d}, /* %s */' % (v, n, name) for v, n, name in m.pnames]
+    return tpl('apitable.c').substitute(
+        header=header(m, 'apitable.c', 'The tables of src/common/apitable.h.'),
+        strpool=pool.c(), funcs=_or_zero(funcs), nfuncs=len(m.funcs),
+        params=_or_zero(params), groups=_or_zero(groups), ngroups=len(groups),
+        enums=_or_zero(enums), nenums=len(enums), all_enums=_or_zero(all_enums),
+        nall_enums=len(all_enums), by_name='\n'.join(by_name) or '    0',
+        cs_names='\n'.join(cs_names + ['    0']), ncompsize=len(cs_names),
+        pnames=_or_zero(pnames), npnames=len(pnames))
+
+
+OUTPUTS = {
+    'funcs.h': emit_funcs_h,
+    'protos.h': emit_protos_h,
+    'wrappers.c': emit_wrappers_c,
+    'compsize_ids.h': emit_compsize_ids_h,
+    'apitable.c': emit_apitable_c,
+}
+
+
+def check_compsize_source(m, path, need=None):
+    """Refuse when src/tracer/compsize.c lacks a W15_CS_KIND_<kind> macro
+    for a helper kind the model (or the list `need`) uses.  Returns a list
+    of messages."""
+    with open(path, encoding='utf-8') as f:
+        text = f.read()
+    have = set(re.findall(r'#\s*define\s+W15_CS_KIND_(\w+)\s*\(', text))
+    if need is None:
+        need = sorted({h.kind for h in m.helpers.values()})
+    return ['%s: no W15_CS_KIND_%s(name, pack, ...) macro for COMPSIZE helper kind "%s"'
+            % (path, k, k) for k in need if k not in have]
+
+
+def write_all(m, outdir):
+    os.makedirs(outdir, exist_ok=True)
+    for name, fn in sorted(OUTPUTS.items()):
+        text = fn(m)
+        path = os.path.join(outdir, name)
+        tmp = path + '.tmp'
+        with open(tmp, 'w', encoding='utf-8') as f:
+            f.write(text)
+        os.replace(tmp, path)
+
+
+def kinds_of_ids_header(path):
+    """Helper kinds listed by a generated compsize_ids.h."""
+    with open(path, encoding='utf-8') as f:
+        return sorted(set(re.findall(r'^\s*X\(\w+,\s*(\w+),', f.read(), re.M)))
