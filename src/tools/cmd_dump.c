@@ -1,0 +1,299 @@
+/* cmd_dump.c -- `wip15 dump`: print every call of a trace, one line each,
+ * as text or as JSON lines.  Reads the file as a stream (constant memory). */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "util.h"
+
+static const char dump_usage[] =
+    "usage: wip15 dump [options] FILE\n"
+    "\n"
+    "Print every call of a WIP15 trace, one line per call:\n"
+    "  <index> <function>(<arg>, <arg>, ...) = <result>\n"
+    "\n"
+    "Options:\n"
+    "  -v, --full         print whole arrays and 16 leading bytes of each blob\n"
+    "      --json         one JSON object per call per line (see docs/USAGE.md)\n"
+    "      --thread TID   only calls of thread TID (as in wip15ThreadSwitch)\n"
+    "      --calls A-B    only calls with index A to B (A-, -B and A also work)\n"
+    "      --no-pseudo    leave out the tracer's wip15* pseudo-calls\n"
+    "  -h, --help         show this help\n"
+    "\n"
+    "A truncated trace (the traced program died) is dumped up to its last\n"
+    "complete call, with a warning on stderr, and the exit status is 0.\n"
+    "Exit status: 0 ok, 1 unreadable or corrupt trace, 2 usage error.\n";
+
+typedef struct dump_opts {
+    w15t_print_opts_t print;
+    int json;
+    int no_pseudo;
+    int have_thread;
+    uint64_t thread;
+    uint64_t lo, hi;
+} dump_opts_t;
+
+static int plain_name(const char *s, size_t n)
+{
+    if (!n)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '.' || c == '_' || c == '-'))
+            return 0;
+    }
+    return 1;
+}
+
+static int is_ptr_extra(const w15_extra_t *x)
+{
+    return x->name.len == 9 && memcmp(x->name.ptr, "wip15.ptr", 9) == 0;
+}
+
+/* A value, or the pointer that wip15.ptr records in its place. */
+static void text_arg(w15t_trace_t *t, const w15_value_t *v, uint32_t pidx, const w15t_ptrs_t *ptrs,
+                     const dump_opts_t *o, int *bad, w15_error_t *err)
+{
+    int found;
+    uint64_t p = w15t_ptrs_find(ptrs, pidx, &found);
+    if (found) {
+        if (p)
+            w15t_put_hex(p);
+        else
+            w15t_puts("NULL");
+        return;
+    }
+    w15t_print_value(t, v, &o->print, bad, err);
+}
+
+static void json_arg(w15t_trace_t *t, const w15_value_t *v, uint32_t pidx, const w15t_ptrs_t *ptrs,
+                     const dump_opts_t *o, int *bad, w15_error_t *err)
+{
+    int found;
+    uint64_t p = w15t_ptrs_find(ptrs, pidx, &found);
+    if (found) {
+        if (p)
+            w15t_printf("\"0x%" PRIx64 "\"", p);
+        else
+            w15t_puts("null");
+        return;
+    }
+    w15t_print_value_json(t, v, &o->print, bad, err);
+}
+
+static void text_call(w15t_trace_t *t, const w15_call_t *c, const w15t_ptrs_t *ptrs,
+                      const dump_opts_t *o, int *bad, w15_error_t *err)
+{
+    w15t_put_u64(c->index);
+    w15t_putc(' ');
+    w15t_puts(c->func->name);
+    w15t_putc('(');
+    for (uint32_t i = 0; i < c->func->nargs; i++) {
+        if (i)
+            w15t_puts(", ");
+        uint32_t api;
+        int found;
+        if (c->args[i].type.is_array && (api = w15t_attrib_api(t, c, i)) != 0 &&
+            (w15t_ptrs_find(ptrs, i, &found), !found))
+            w15t_print_attribs(&c->args[i], api, c->func->name, &o->print);
+        else
+            text_arg(t, &c->args[i], i, ptrs, o, bad, err);
+    }
+    w15t_putc(')');
+    if (c->result) {
+        w15t_puts(" = ");
+        text_arg(t, c->result, W15T_PTR_RESULT, ptrs, o, bad, err);
+    }
+    for (uint32_t e = 0; e < c->nextras; e++) {
+        const w15_extra_t *x = &c->extras[e];
+        if (is_ptr_extra(x))
+            continue;
+        w15t_puts(" [");
+        if (plain_name(x->name.ptr, x->name.len))
+            w15t_write(x->name.ptr, x->name.len);
+        else
+            w15t_put_cstring(x->name.ptr, x->name.len);
+        w15t_putc('=');
+        w15_value_t v;
+        memset(&v, 0, sizeof v);
+        v.type.base = W15_DATA;
+        v.count = 1;
+        v.v.data = &x->data;
+        w15t_print_value(t, &v, &o->print, bad, err);
+        w15t_putc(']');
+    }
+    w15t_putc('\n');
+}
+
+static void json_call(w15t_trace_t *t, const w15_call_t *c, const w15t_ptrs_t *ptrs,
+                      const dump_opts_t *o, int *bad, w15_error_t *err)
+{
+    w15t_puts("{\"index\":");
+    w15t_put_u64(c->index);
+    w15t_puts(",\"function\":");
+    w15t_put_jstr(c->func->name);
+    if (t->have_thread) {
+        w15t_puts(",\"thread\":");
+        w15t_put_u64(t->thread);
+    } else
+        w15t_puts(",\"thread\":null");
+    w15t_puts(",\"args\":[");
+    for (uint32_t i = 0; i < c->func->nargs; i++) {
+        if (i)
+            w15t_putc(',');
+        json_arg(t, &c->args[i], i, ptrs, o, bad, err);
+    }
+    w15t_putc(']');
+    if (c->result) {
+        w15t_puts(",\"result\":");
+        json_arg(t, c->result, W15T_PTR_RESULT, ptrs, o, bad, err);
+    }
+    int first = 1;
+    for (uint32_t e = 0; e < c->nextras; e++) {
+        const w15_extra_t *x = &c->extras[e];
+        if (is_ptr_extra(x))
+            continue;
+        w15t_puts(first ? ",\"extras\":[{\"name\":" : ",{\"name\":");
+        first = 0;
+        w15t_put_jstring(x->name.ptr, x->name.len);
+        w15t_puts(",\"data\":");
+        w15_value_t v;
+        memset(&v, 0, sizeof v);
+        v.type.base = W15_DATA;
+        v.count = 1;
+        v.v.data = &x->data;
+        w15t_print_value_json(t, &v, &o->print, bad, err);
+        w15t_putc('}');
+    }
+    if (!first)
+        w15t_putc(']');
+    w15t_puts("}\n");
+}
+
+int cmd_dump(int argc, char **argv)
+{
+    enum { OPT_JSON = 256, OPT_THREAD, OPT_CALLS, OPT_NO_PSEUDO };
+    static const struct option longopts[] = {
+        {"full", no_argument, NULL, 'v'},
+        {"json", no_argument, NULL, OPT_JSON},
+        {"thread", required_argument, NULL, OPT_THREAD},
+        {"calls", required_argument, NULL, OPT_CALLS},
+        {"no-pseudo", no_argument, NULL, OPT_NO_PSEUDO},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    dump_opts_t o;
+    memset(&o, 0, sizeof o);
+    w15t_print_opts_default(&o.print);
+    o.hi = UINT64_MAX;
+    int ch;
+    while ((ch = getopt_long(argc, argv, "vh", longopts, NULL)) != -1) {
+        switch (ch) {
+        case 'v':
+            o.print.full = 1;
+            o.print.blob_head = 16;
+            break;
+        case OPT_JSON:
+            o.json = 1;
+            break;
+        case OPT_THREAD:
+            if (w15t_parse_u64(optarg, &o.thread) < 0) {
+                w15t_err("dump", "--thread wants a thread id, not '%s'", optarg);
+                return 2;
+            }
+            o.have_thread = 1;
+            break;
+        case OPT_CALLS:
+            if (w15t_parse_range(optarg, &o.lo, &o.hi) < 0) {
+                w15t_err("dump", "--calls wants A-B with A <= B, not '%s'", optarg);
+                return 2;
+            }
+            break;
+        case OPT_NO_PSEUDO:
+            o.no_pseudo = 1;
+            break;
+        case 'h':
+            fputs(dump_usage, stdout);
+            return 0;
+        default:
+            fputs(dump_usage, stderr);
+            return 2;
+        }
+    }
+    if (optind != argc - 1) {
+        w15t_err("dump", "expected one FILE");
+        fputs(dump_usage, stderr);
+        return 2;
+    }
+    const char *path = argv[optind];
+    w15t_trace_t t;
+    if (w15t_open(&t, "dump", path))
+        return 1;
+
+    w15t_ptrs_t ptrs;
+    memset(&ptrs, 0, sizeof ptrs);
+    int bad = 0;
+    w15_error_t berr;
+    memset(&berr, 0, sizeof berr);
+    w15_op_t op;
+    w15_next_t k = W15_NEXT_END;
+    while (!w15t_out_stopped()) {
+        k = w15t_next(&t, &op);
+        if (k == W15_NEXT_DECL_FUNC || k == W15_NEXT_DECL_GROUP)
+            continue;
+        if (k != W15_NEXT_CALL)
+            break;
+        const w15_call_t *c = op.call;
+        if (c->index > o.hi) {
+            k = W15_NEXT_END; /* done: the rest of the file is not read */
+            break;
+        }
+        if (c->index < o.lo)
+            continue;
+        if (o.no_pseudo && w15t_fninfo(&t, c->func)->kind != W15T_FN_NORMAL)
+            continue;
+        if (o.have_thread && (!t.have_thread || t.thread != o.thread))
+            continue;
+        w15_error_t perr;
+        memset(&perr, 0, sizeof perr);
+        if (w15t_ptrs_load(&t, c, &ptrs, &perr) < 0) {
+            ptrs.n = 0;
+            if (!bad)
+                berr = perr;
+            bad = 1;
+        }
+        int cbad = 0;
+        w15_error_t cerr;
+        memset(&cerr, 0, sizeof cerr);
+        if (o.json)
+            json_call(&t, c, &ptrs, &o, &cbad, &cerr);
+        else
+            text_call(&t, c, &ptrs, &o, &cbad, &cerr);
+        if (cbad && !bad) {
+            bad = 1;
+            berr = cerr;
+        }
+    }
+    int rc = 0;
+    if (w15t_out_stopped()) {
+        rc = 0; /* closed pipe or write error: main reports the latter */
+    } else if (k == W15_NEXT_TRUNCATED) {
+        w15t_out_finish();
+        w15t_err("dump", "warning: %s", t.err.msg);
+    } else if (k == W15_NEXT_ERROR) {
+        w15t_out_finish();
+        w15t_err("dump", "%s", t.err.msg);
+        rc = 1;
+    }
+    if (bad && !w15t_out_stopped()) {
+        w15t_out_finish();
+        w15t_err("dump", "%s", berr.msg);
+        rc = 1;
+    }
+    w15t_ptrs_free(&ptrs);
+    w15t_close(&t);
+    return rc;
+}
