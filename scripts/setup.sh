@@ -15,7 +15,7 @@ PKGS=(
   libgl-dev libegl-dev libgles-dev libglx-dev libx11-dev libegl1-mesa-dev
   libgl1-mesa-dri libegl-mesa0 libglx-mesa0
   xvfb xauth mesa-utils glmark2-x11 glmark2-es2-x11 glmark2-es2-drm apitrace
-  khronos-api librust-khronos-api-dev
+  khronos-api librust-khronos-api-dev jq
 )
 missing=()
 for p in "${PKGS[@]}"; do
