@@ -9,4 +9,7 @@ void w15_clock_init(void);
 uint64_t w15_clock_now(void);
 /* Wall clock (ms since the Unix epoch, fractional) at clock time t_ns. */
 double w15_clock_wall_ms(uint64_t t_ns);
+/* Which clock w15_clock_init chose: "tsc" or "clock_gettime(CLOCK_MONOTONIC)"
+ * (static string).  WIP15_CLOCK=monotonic in the environment forces the latter. */
+const char *w15_clock_source(void);
 #endif

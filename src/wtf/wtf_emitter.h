@@ -31,8 +31,16 @@ typedef struct w15_wtf_info {
  * nanoseconds; the file's timebase is the wall clock at open. */
 w15_wtf_t *w15_wtf_open(const char *path, const w15_wtf_info_t *info, char *err, size_t errlen);
 
-/* Record metadata learned later (e.g. "renderer" from glGetString); written
- * with the next chunk as a wtf.trace#mark in the first zone. */
+/* Tests and long-capture tuning: files rotate every `period_ns` of clock
+ * time (default one hour; docs/WTF.md "Long captures").  Call right after
+ * w15_wtf_open, before any event.  Values below 2 us are ignored. */
+void w15_wtf_set_period(w15_wtf_t *w, uint64_t period_ns);
+
+/* Record metadata learned later (e.g. "renderer" from glGetString).  Until
+ * the file's first data chunk is written it goes into the file header's
+ * "metadata" object (the header is held back in memory until then); after
+ * that it is written at once as a wtf.trace#mark (name = key, value = the
+ * JSON string) in the first zone.  Strings are copied.  Thread-safe. */
 void w15_wtf_set_meta(w15_wtf_t *w, const char *key, const char *value);
 
 /* A zone (timeline) named `name`, of `type` "script" or "native_gpu".
@@ -57,10 +65,19 @@ void w15_wtf_frame_end(w15_wtf_zone_t *z, uint32_t number, uint64_t t_ns);
 /* Write this zone's buffered events as one chunk.  Called by the owner (or
  * an exclusive flusher) periodically and at exit. */
 void w15_wtf_zone_flush(w15_wtf_zone_t *z);
+/* The owner thread is exiting: flush the zone and free its buffers (about
+ * 270 KiB).  The zone stays valid (events sent to it later are dropped) and
+ * its timeline stays in the file.  Owner only. */
+void w15_wtf_zone_retire(w15_wtf_zone_t *z);
 /* Async-signal-safe best effort: write the already-complete events of every
- * zone with write(2) only (no locks, no malloc).  For fatal signals. */
+ * zone with write(2) only (no malloc, no blocking lock: the file lock is only
+ * tried, ~200 sched_yield()s, since its holder may be the interrupted thread;
+ * a zone whose owner is inside a flush is skipped).  For fatal signals;
+ * preserves errno.  docs/WTF.md "Crashes and kills". */
 void w15_wtf_flush_all_signal(w15_wtf_t *w);
-/* Flush every zone (all owners must be quiescent: at exit) and close. */
+/* Flush every zone (all owners must be quiescent: at exit) and close.  Every
+ * zone pointer is invalid afterwards.  After fork() the child must not use
+ * the parent's emitter (same file descriptors): open a new one or drop it. */
 void w15_wtf_close(w15_wtf_t *w);
 
 #endif

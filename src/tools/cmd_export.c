@@ -1,0 +1,190 @@
+/* cmd_export.c -- `wip15 export --chrome OUT.json FILE`: a .wtf-trace or
+ * .wtf-json as Chrome trace-event JSON for Perfetto / chrome://tracing
+ * (mapping in docs/WTF.md "Chrome export"). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "wtf_analysis.h"
+#include "wtf_reader.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: wip15 export --chrome OUT.json FILE.wtf-trace|FILE.wtf-json\n"
+               "\n"
+               "Writes the Chrome trace-event format (JSON object with \"traceEvents\"),\n"
+               "which Perfetto (ui.perfetto.dev) and chrome://tracing open: one track per\n"
+               "thread with its GL calls (args.call = the call's number in its thread) and\n"
+               "debug groups, markers as instant events, and a \"frames\" track per thread\n"
+               "with one slice per frame.  OUT may be - (standard output).\n");
+}
+
+/* Chrome thread id of zone z: the number before ':' in "<tid>:<name>", else
+ * 1000000 + z. */
+static long zone_tid(const w15_wtf_file_t *f, uint32_t z)
+{
+    if (z && z <= f->nzones && f->zones[z - 1].name) {
+        char *end;
+        long t = strtol(f->zones[z - 1].name, &end, 10);
+        if (end != f->zones[z - 1].name && *end == ':' && t > 0)
+            return t;
+    }
+    return 1000000 + (long)z;
+}
+
+static int emit(FILE *o, json_object *e, int *first)
+{
+    int r = fprintf(o, "%s\n%s", *first ? "" : ",",
+                    json_object_to_json_string_ext(e, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+    *first = 0;
+    json_object_put(e);
+    return r < 0 ? -1 : 0;
+}
+
+static json_object *ev(const char *ph, const char *name, const char *cat, long pid, long tid, uint32_t ts_us)
+{
+    json_object *e = json_object_new_object();
+    json_object_object_add(e, "ph", json_object_new_string(ph));
+    json_object_object_add(e, "name", json_object_new_string(name));
+    if (cat)
+        json_object_object_add(e, "cat", json_object_new_string(cat));
+    json_object_object_add(e, "pid", json_object_new_int64(pid));
+    json_object_object_add(e, "tid", json_object_new_int64(tid));
+    json_object_object_add(e, "ts", json_object_new_int64(ts_us));
+    return e;
+}
+
+static json_object *meta(const char *what, long pid, long tid, const char *value)
+{
+    json_object *e = ev("M", what, NULL, pid, tid, 0);
+    json_object *a = json_object_new_object();
+    json_object_object_add(a, "name", json_object_new_string(value));
+    json_object_object_add(e, "args", a);
+    return e;
+}
+
+int cmd_export(int argc, char **argv)
+{
+    static const struct option opts[] = {{"chrome", required_argument, 0, 'c'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    const char *out = NULL;
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        if (c == 'c') {
+            out = optarg;
+        } else if (c == 'h') {
+            usage(stdout);
+            return 0;
+        } else {
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (!out || optind != argc - 1) {
+        usage(stderr);
+        return 2;
+    }
+    const char *path = argv[optind];
+    char err[512];
+    w15_wtf_file_t *f;
+    if (w15_wtf_read_any(path, W15_WTF_READ_LENIENT, &f, err, sizeof err) != W15_WTF_E_OK) {
+        fprintf(stderr, "wip15: export: %s\n", err);
+        return 1;
+    }
+    if (err[0])
+        fprintf(stderr, "wip15: export: warning: %s\n", err);
+    w15_timeline_t tl;
+    if (w15_timeline_build(f, &tl) != 0) {
+        fprintf(stderr, "wip15: export: out of memory\n");
+        w15_wtf_file_free(f);
+        return 1;
+    }
+    /* process: contextInfo.taskId / title from the file header */
+    long pid = 1;
+    const char *title = "wip15";
+    json_object *hdr = f->header_json ? json_tokener_parse(f->header_json) : NULL, *ci, *x;
+    if (hdr && json_object_object_get_ex(hdr, "contextInfo", &ci) && ci) {
+        if (json_object_object_get_ex(ci, "taskId", &x) && x && atol(json_object_get_string(x)) > 0)
+            pid = atol(json_object_get_string(x));
+        if (json_object_object_get_ex(ci, "title", &x) && x && json_object_get_string(x)[0])
+            title = json_object_get_string(x);
+    }
+    FILE *o = strcmp(out, "-") == 0 ? stdout : fopen(out, "w");
+    if (!o) {
+        fprintf(stderr, "wip15: export: cannot create %s: %m\n", out);
+        json_object_put(hdr);
+        w15_timeline_free(&tl);
+        w15_wtf_file_free(f);
+        return 1;
+    }
+    int first = 1, bad = 0;
+    errno = 0;
+    char tb[64];
+    snprintf(tb, sizeof tb, "%.3f", f->timebase);
+    bad |= fprintf(o, "{\"displayTimeUnit\":\"ms\",\"otherData\":{\"source\":\"wip15\",\"timebase_ms\":%s},\"traceEvents\":[",
+                   tb) < 0;
+    bad |= emit(o, meta("process_name", pid, 0, title), &first);
+    for (uint32_t z = 1; z <= f->nzones; z++) {
+        long tid = zone_tid(f, z);
+        const char *zn = f->zones[z - 1].name ? f->zones[z - 1].name : "?";
+        bad |= emit(o, meta("thread_name", pid, tid, zn), &first);
+        int has_frames = 0;
+        for (size_t i = 0; i < tl.nframes && !has_frames; i++)
+            has_frames = tl.frames[i].zone == z;
+        if (has_frames) {
+            char nm[300];
+            snprintf(nm, sizeof nm, "frames (%s)", zn);
+            bad |= emit(o, meta("thread_name", pid, tid + 100000000, nm), &first);
+        }
+    }
+    for (size_t i = 0; i < tl.nscopes && !bad; i++) {
+        const w15_scope_t *s = &tl.scopes[i];
+        json_object *e = ev("X", s->name, s->kind == W15_SCOPE_CALL ? "gl" : "group", pid, zone_tid(f, s->zone), s->t0);
+        json_object_object_add(e, "dur", json_object_new_int64(s->t1 - s->t0));
+        if (s->call >= 0 || !s->closed) {
+            json_object *a = json_object_new_object();
+            if (s->call >= 0)
+                json_object_object_add(a, "call", json_object_new_int64(s->call));
+            if (!s->closed)
+                json_object_object_add(a, "unclosed", json_object_new_boolean(1));
+            json_object_object_add(e, "args", a);
+        }
+        bad |= emit(o, e, &first);
+    }
+    for (size_t i = 0; i < tl.ninstants && !bad; i++) {
+        const w15_instant_t *m = &tl.instants[i];
+        json_object *e = ev("i", m->name, "marker", pid, zone_tid(f, m->zone), m->t);
+        json_object_object_add(e, "s", json_object_new_string("t"));
+        bad |= emit(o, e, &first);
+    }
+    for (size_t i = 0; i < tl.nframes && !bad; i++) {
+        const w15_frame_t *fr = &tl.frames[i];
+        char nm[32];
+        snprintf(nm, sizeof nm, "frame %u", fr->number);
+        json_object *e = ev("X", nm, "frame", pid, zone_tid(f, fr->zone) + 100000000, fr->t0);
+        json_object_object_add(e, "dur", json_object_new_int64(fr->t1 - fr->t0));
+        json_object *a = json_object_new_object();
+        json_object_object_add(a, "frame", json_object_new_int64(fr->number));
+        json_object_object_add(a, "calls", json_object_new_int64(fr->ncalls));
+        json_object_object_add(e, "args", a);
+        bad |= emit(o, e, &first);
+    }
+    bad |= fprintf(o, "\n]}\n") < 0;
+    if (o != stdout && fclose(o) != 0)
+        bad = 1;
+    if (bad && o == stdout && errno == EPIPE) {
+        clearerr(stdout); /* the reader closed the pipe: a quiet, normal end */
+        bad = 0;
+    } else if (bad) {
+        fprintf(stderr, "wip15: export: write error on %s: %s\n", out, strerror(errno));
+    }
+    json_object_put(hdr);
+    w15_timeline_free(&tl);
+    w15_wtf_file_free(f);
+    return bad ? 1 : 0;
+}

@@ -1,0 +1,387 @@
+/* cmd_frames.c -- `wip15 frames`: frame-time statistics of a .wtf-trace or
+ * .wtf-json file (definitions in docs/WTF.md "Timing tools"). */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "wtf_analysis.h"
+#include "wtf_reader.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: wip15 frames [options] FILE.wtf-trace|FILE.wtf-json\n"
+               "\n"
+               "Frame count, fps, frame-time mean/median/p90/p95/p99/max, 1%% and 0.1%% lows,\n"
+               "the worst frames and the time per GL function.\n"
+               "\n"
+               "  --csv           one row per frame (frame,start_ms,duration_ms,calls)\n"
+               "  --json          the summary as one JSON object\n"
+               "  --svg OUT.svg   write a frame-time chart (over time + histogram)\n"
+               "  --top N         GL functions listed (default 20; 0 = all)\n"
+               "  --worst N       worst frames listed (default 10)\n"
+               "  --zone NAME     analyse the frames of this zone (thread); default: the\n"
+               "                  zone with the most frames\n"
+               "  -h, --help      this text\n");
+}
+
+static void jstr(FILE *o, const char *s)
+{
+    fputc('"', o);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(o, "\\%c", *p);
+        else if (*p < 0x20)
+            fprintf(o, "\\u%04x", *p);
+        else
+            fputc(*p, o);
+    }
+    fputc('"', o);
+}
+
+static const char *zone_name(const w15_wtf_file_t *f, uint32_t z)
+{
+    return z && z <= f->nzones && f->zones[z - 1].name ? f->zones[z - 1].name : "(no zone)";
+}
+
+/* ------------------------------------------------------------------ SVG -- */
+
+static double nice_step(double range, int ticks)
+{
+    if (range <= 0)
+        return 1;
+    double raw = range / ticks, mag = pow(10, floor(log10(raw))), r = raw / mag;
+    return (r <= 1 ? 1 : r <= 2 ? 2 : r <= 5 ? 5 : 10) * mag;
+}
+
+static void svg_text(FILE *o, double x, double y, const char *anchor, int size, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+static void svg_text(FILE *o, double x, double y, const char *anchor, int size, const char *fmt, ...)
+{
+    char buf[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    fprintf(o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"%d\">", x, y, anchor, size);
+    for (const char *p = buf; *p; p++) {
+        if (*p == '<')
+            fputs("&lt;", o);
+        else if (*p == '>')
+            fputs("&gt;", o);
+        else if (*p == '&')
+            fputs("&amp;", o);
+        else
+            fputc(*p, o);
+    }
+    fputs("</text>\n", o);
+}
+
+static int write_svg(const char *path, const w15_wtf_file_t *f, const w15_frame_stats_t *st)
+{
+    FILE *o = fopen(path, "w");
+    if (!o) {
+        fprintf(stderr, "wip15: frames: cannot create %s: %m\n", path);
+        return 1;
+    }
+    const double W = 1000, H = 720, L = 70, R = 30;
+    const double T1 = 60, B1 = 380;  /* top panel: frame time over time */
+    const double T2 = 460, B2 = 670; /* bottom panel: histogram */
+    const double PW = W - L - R;
+    size_t n = st->n;
+    double t0 = n ? st->frames[0]->t0 / 1000.0 : 0;
+    double tspan = n ? (st->frames[n - 1]->t0 / 1000.0 - t0) / 1000.0 : 1; /* s */
+    if (tspan <= 0)
+        tspan = 1;
+    /* y range: up to the max, but at least 1.2 x p99 so the lines show */
+    double ymax = st->max_ms > 0 ? st->max_ms * 1.05 : 1;
+    double ystep = nice_step(ymax, 6);
+    ymax = ceil(ymax / ystep) * ystep;
+    fprintf(o, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+               "font-family=\"sans-serif\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+            W, H, W, H);
+    svg_text(o, W / 2, 24, "middle", 16, "Frame times: %zu frames, zone %s", n, zone_name(f, st->zone));
+    svg_text(o, W / 2, 44, "middle", 12, "mean %.2f ms (%.1f fps)   median %.2f ms   p99 %.2f ms   max %.2f ms   1%% low %.1f fps",
+             st->mean_ms, st->fps, st->median_ms, st->p99_ms, st->max_ms, st->low1_fps);
+    /* top panel axes and grid */
+    fprintf(o, "<g stroke=\"#ddd\" stroke-width=\"1\">\n");
+    for (double y = 0; y <= ymax + 1e-9; y += ystep) {
+        double py = B1 - (y / ymax) * (B1 - T1);
+        fprintf(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", L, py, L + PW, py);
+    }
+    fprintf(o, "</g>\n");
+    for (double y = 0; y <= ymax + 1e-9; y += ystep) {
+        double py = B1 - (y / ymax) * (B1 - T1);
+        svg_text(o, L - 6, py + 4, "end", 11, "%g", y);
+    }
+    double xstep = nice_step(tspan, 8);
+    for (double x = 0; x <= tspan + 1e-9; x += xstep) {
+        double px = L + x / tspan * PW;
+        fprintf(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\"/>\n", px, B1, px, B1 + 5);
+        svg_text(o, px, B1 + 18, "middle", 11, "%g", x);
+    }
+    fprintf(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\"/>\n", L, B1, L + PW, B1);
+    fprintf(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\"/>\n", L, T1, L, B1);
+    svg_text(o, L + PW / 2, B1 + 36, "middle", 12, "time since the first frame (s)");
+    fprintf(o, "<text x=\"18\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"12\" transform=\"rotate(-90 18 %.1f)\">frame time (ms)</text>\n",
+            (T1 + B1) / 2, (T1 + B1) / 2);
+    /* the series: one point per frame, or a min/max envelope per pixel */
+    if (n) {
+        int cols = (int)PW;
+        if (n > (size_t)cols * 2) {
+            double *mn = malloc(cols * sizeof *mn), *mx = malloc(cols * sizeof *mx);
+            if (mn && mx) {
+                for (int c = 0; c < cols; c++)
+                    mn[c] = INFINITY, mx[c] = -INFINITY;
+                for (size_t i = 0; i < n; i++) {
+                    double x = (st->frames[i]->t0 / 1000.0 - t0) / 1000.0;
+                    int c = (int)(x / tspan * (cols - 1));
+                    double d = (st->frames[i]->t1 - st->frames[i]->t0) / 1000.0;
+                    if (d < mn[c])
+                        mn[c] = d;
+                    if (d > mx[c])
+                        mx[c] = d;
+                }
+                /* each column spans its min..max, stretched to meet the
+                 * previous column so the trace stays connected */
+                fprintf(o, "<path fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"1\" d=\"");
+                int prev = -1;
+                for (int c = 0; c < cols; c++) {
+                    if (mx[c] < 0)
+                        continue;
+                    double lo = mn[c], hi = mx[c];
+                    if (prev >= 0) {
+                        if (mx[prev] < lo)
+                            lo = mx[prev];
+                        if (mn[prev] > hi)
+                            hi = mn[prev];
+                    }
+                    fprintf(o, "M%.1f %.1fV%.1f", L + c, B1 - lo / ymax * (B1 - T1), B1 - hi / ymax * (B1 - T1) - 0.5);
+                    prev = c;
+                }
+                fprintf(o, "\"/>\n");
+            }
+            free(mn);
+            free(mx);
+        } else {
+            fprintf(o, "<polyline fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"1.2\" points=\"");
+            for (size_t i = 0; i < n; i++) {
+                double x = (st->frames[i]->t0 / 1000.0 - t0) / 1000.0;
+                double d = (st->frames[i]->t1 - st->frames[i]->t0) / 1000.0;
+                fprintf(o, "%.1f,%.1f ", L + x / tspan * PW, B1 - d / ymax * (B1 - T1));
+            }
+            fprintf(o, "\"/>\n");
+        }
+        double pm = B1 - st->median_ms / ymax * (B1 - T1), p99 = B1 - st->p99_ms / ymax * (B1 - T1);
+        fprintf(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#2ca02c\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>\n",
+                L, pm, L + PW, pm);
+        fprintf(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#d62728\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>\n",
+                L, p99, L + PW, p99);
+        /* labels on a white halo, clear of each other */
+        double lm = pm + 14, lp = p99 - 5;
+        if (lm - lp < 14)
+            lm = lp + 14;
+        fprintf(o, "<g fill=\"#2ca02c\" stroke=\"white\" stroke-width=\"4\" paint-order=\"stroke\" font-weight=\"bold\">");
+        svg_text(o, L + 8, lm, "start", 12, "median %.2f ms", st->median_ms);
+        fprintf(o, "</g><g fill=\"#d62728\" stroke=\"white\" stroke-width=\"4\" paint-order=\"stroke\" font-weight=\"bold\">");
+        svg_text(o, L + 8, lp, "start", 12, "p99 %.2f ms", st->p99_ms);
+        fprintf(o, "</g>\n");
+    }
+    /* histogram */
+    int nb = 100;
+    double hmax = ymax, bw = hmax / nb;
+    size_t *bins = calloc(nb, sizeof *bins), bmax = 1;
+    if (bins) {
+        for (size_t i = 0; i < n; i++) {
+            double d = (st->frames[i]->t1 - st->frames[i]->t0) / 1000.0;
+            int b = (int)(d / bw);
+            if (b >= nb)
+                b = nb - 1;
+            if (b < 0)
+                b = 0;
+            if (++bins[b] > bmax)
+                bmax = bins[b];
+        }
+        double cstep = nice_step((double)bmax, 4);
+        double cmax = ceil((double)bmax / cstep) * cstep;
+        for (double c = 0; c <= cmax + 1e-9; c += cstep) {
+            double py = B2 - c / cmax * (B2 - T2);
+            fprintf(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", L, py, L + PW, py);
+            svg_text(o, L - 6, py + 4, "end", 11, "%g", c);
+        }
+        for (int b = 0; b < nb; b++) {
+            if (!bins[b])
+                continue;
+            double x = L + b * PW / nb, h = bins[b] / cmax * (B2 - T2);
+            fprintf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#1f77b4\" fill-opacity=\"0.8\"/>\n", x + 0.5,
+                    B2 - h, PW / nb - 1, h);
+        }
+        for (double x = 0; x <= hmax + 1e-9; x += ystep) {
+            double px = L + x / hmax * PW;
+            fprintf(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\"/>\n", px, B2, px, B2 + 5);
+            svg_text(o, px, B2 + 18, "middle", 11, "%g", x);
+        }
+        double pm = L + st->median_ms / hmax * PW, p99 = L + st->p99_ms / hmax * PW;
+        fprintf(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#2ca02c\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>\n",
+                pm, T2, pm, B2);
+        fprintf(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#d62728\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>\n",
+                p99, T2, p99, B2);
+        free(bins);
+    }
+    fprintf(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\"/>\n", L, B2, L + PW, B2);
+    fprintf(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\"/>\n", L, T2, L, B2);
+    svg_text(o, L + PW / 2, T2 - 12, "middle", 13, "Histogram of frame times");
+    svg_text(o, L + PW / 2, B2 + 36, "middle", 12, "frame time (ms)");
+    fprintf(o, "<text x=\"18\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"12\" transform=\"rotate(-90 18 %.1f)\">frames</text>\n",
+            (T2 + B2) / 2, (T2 + B2) / 2);
+    fprintf(o, "</svg>\n");
+    if (fclose(o) != 0) {
+        fprintf(stderr, "wip15: frames: write error on %s\n", path);
+        return 1;
+    }
+    return 0;
+}
+
+/* ----------------------------------------------------------------- main -- */
+
+int cmd_frames(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"csv", no_argument, 0, 'c'},  {"json", no_argument, 0, 'j'},       {"svg", required_argument, 0, 's'},
+        {"top", required_argument, 0, 't'}, {"worst", required_argument, 0, 'w'}, {"zone", required_argument, 0, 'z'},
+        {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    int csv = 0, json = 0, c;
+    long top = 20, nworst = 10;
+    const char *svg = NULL, *zname = NULL;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        char *end;
+        switch (c) {
+        case 'c':
+            csv = 1;
+            break;
+        case 'j':
+            json = 1;
+            break;
+        case 's':
+            svg = optarg;
+            break;
+        case 't':
+        case 'w':
+            if (c == 't')
+                top = strtol(optarg, &end, 10);
+            else
+                nworst = strtol(optarg, &end, 10);
+            if (*end || (c == 't' ? top : nworst) < 0) {
+                fprintf(stderr, "wip15: frames: --%s needs a number >= 0\n", c == 't' ? "top" : "worst");
+                return 2;
+            }
+            break;
+        case 'z':
+            zname = optarg;
+            break;
+        case 'h':
+            usage(stdout);
+            return 0;
+        default:
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (optind != argc - 1 || (csv && json)) {
+        usage(stderr);
+        return 2;
+    }
+    const char *path = argv[optind];
+    char err[512];
+    w15_wtf_file_t *f;
+    if (w15_wtf_read_any(path, W15_WTF_READ_LENIENT, &f, err, sizeof err) != W15_WTF_E_OK) {
+        fprintf(stderr, "wip15: frames: %s\n", err);
+        return 1;
+    }
+    if (err[0])
+        fprintf(stderr, "wip15: frames: warning: %s\n", err);
+    w15_timeline_t tl;
+    w15_frame_stats_t st;
+    uint32_t zone = 0;
+    if (zname) {
+        for (uint32_t i = 0; i < f->nzones; i++)
+            if (f->zones[i].name && strcmp(f->zones[i].name, zname) == 0)
+                zone = i + 1;
+        if (!zone) {
+            fprintf(stderr, "wip15: frames: %s has no zone named \"%s\"\n", path, zname);
+            w15_wtf_file_free(f);
+            return 1;
+        }
+    }
+    if (w15_timeline_build(f, &tl) != 0 || w15_frame_stats(&tl, zone, &st) != 0) {
+        fprintf(stderr, "wip15: frames: out of memory\n");
+        w15_wtf_file_free(f);
+        return 1;
+    }
+    int rc = 0;
+    size_t nfn = top == 0 || (size_t)top > st.nfns ? st.nfns : (size_t)top;
+    size_t nw = (size_t)nworst > st.n ? st.n : (size_t)nworst;
+    if (csv) {
+        printf("frame,start_ms,duration_ms,calls\n");
+        for (size_t i = 0; i < st.n; i++) {
+            const w15_frame_t *fr = st.frames[i];
+            printf("%u,%u.%03u,%u.%03u,%u\n", fr->number, fr->t0 / 1000, fr->t0 % 1000, (fr->t1 - fr->t0) / 1000,
+                   (fr->t1 - fr->t0) % 1000, fr->ncalls);
+        }
+    } else if (json) {
+        printf("{\"file\":");
+        jstr(stdout, path);
+        printf(",\"zone\":");
+        jstr(stdout, zone_name(f, st.zone));
+        printf(",\"frames\":%zu,\"fps\":%.10g,\"frame_ms\":{\"mean\":%.10g,\"median\":%.10g,\"p90\":%.10g,\"p95\":%.10g,"
+               "\"p99\":%.10g,\"max\":%.10g,\"min\":%.10g},\"low_fps\":{\"1%%\":%.10g,\"0.1%%\":%.10g},\"span_ms\":%.10g,\"calls\":%llu,"
+               "\"worst\":[",
+               st.n, st.fps, st.mean_ms, st.median_ms, st.p90_ms, st.p95_ms, st.p99_ms, st.max_ms, st.min_ms, st.low1_fps,
+               st.low01_fps, st.span_ms, (unsigned long long)st.calls);
+        for (size_t i = 0; i < nw; i++)
+            printf("%s{\"frame\":%u,\"ms\":%.10g,\"calls\":%u}", i ? "," : "", st.worst[i]->number,
+                   (st.worst[i]->t1 - st.worst[i]->t0) / 1000.0, st.worst[i]->ncalls);
+        printf("],\"functions\":[");
+        for (size_t i = 0; i < nfn; i++) {
+            const w15_fn_stat_t *fs = &st.fns[i];
+            printf("%s{\"name\":", i ? "," : "");
+            jstr(stdout, fs->name);
+            printf(",\"count\":%llu,\"total_ms\":%.10g,\"self_ms\":%.10g,\"mean_us\":%.10g}", (unsigned long long)fs->count,
+                   fs->total_us / 1000.0, fs->self_us / 1000.0, (double)fs->total_us / (double)fs->count);
+        }
+        printf("]}\n");
+    } else {
+        printf("file:        %s\n", path);
+        printf("zone:        %s\n", zone_name(f, st.zone));
+        printf("frames:      %zu\n", st.n);
+        if (st.n) {
+            printf("fps:         %.2f (1000 / mean frame time)\n", st.fps);
+            printf("frame time:  mean %.3f ms  median %.3f ms  p90 %.3f ms  p95 %.3f ms  p99 %.3f ms  max %.3f ms\n",
+                   st.mean_ms, st.median_ms, st.p90_ms, st.p95_ms, st.p99_ms, st.max_ms);
+            printf("lows:        1%% low %.2f fps  0.1%% low %.2f fps\n", st.low1_fps, st.low01_fps);
+            printf("\nworst frames:\n  %10s %12s %8s\n", "frame", "ms", "calls");
+            for (size_t i = 0; i < nw; i++)
+                printf("  %10u %12.3f %8u\n", st.worst[i]->number, (st.worst[i]->t1 - st.worst[i]->t0) / 1000.0,
+                       st.worst[i]->ncalls);
+        }
+        printf("\nGL functions (%llu call scopes; by inclusive total; self = minus nested scopes):\n",
+               (unsigned long long)st.calls);
+        printf("  %-40s %10s %12s %12s %10s\n", "function", "count", "total ms", "self ms", "mean us");
+        for (size_t i = 0; i < nfn; i++) {
+            const w15_fn_stat_t *fs = &st.fns[i];
+            printf("  %-40s %10llu %12.3f %12.3f %10.3f\n", fs->name, (unsigned long long)fs->count, fs->total_us / 1000.0,
+                   fs->self_us / 1000.0, (double)fs->total_us / (double)fs->count);
+        }
+    }
+    if (svg)
+        rc = write_svg(svg, f, &st);
+    w15_frame_stats_free(&st);
+    w15_timeline_free(&tl);
+    w15_wtf_file_free(f);
+    return rc;
+}

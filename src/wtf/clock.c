@@ -1,0 +1,128 @@
+/* clock.c -- the tracer's clock (see clock.h and docs/PERFORMANCE.md "Timing").
+ *
+ * On x86-64 with an invariant TSC (CPUID 0x80000007 EDX bit 8) the clock is
+ * rdtsc scaled to nanoseconds with a 32.32 fixed-point factor calibrated
+ * against CLOCK_MONOTONIC at init; elsewhere, or with WIP15_CLOCK=monotonic in
+ * the environment, it is clock_gettime(CLOCK_MONOTONIC) (vDSO, no syscall).
+ * Either way w15_clock_now() reads in CLOCK_MONOTONIC nanoseconds, so values
+ * are comparable with clock_gettime at init time (the TSC path drifts from it
+ * by at most the calibration error, a few parts per million).
+ */
+#define _GNU_SOURCE
+#include "clock.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#include <x86intrin.h>
+#define W15_HAVE_TSC 1
+#else
+#define W15_HAVE_TSC 0
+#endif
+
+/* Written once under pthread_once-like protection (an atomic state). */
+static int g_state;            /* 0 none, 1 initialising, 2 ready */
+static int g_use_tsc;
+static uint64_t g_tsc0;        /* TSC at the calibration origin */
+static uint64_t g_mono0;       /* CLOCK_MONOTONIC ns at the same instant */
+static uint64_t g_mult;        /* ns per tick, 32.32 fixed point */
+static double g_wall0_ms;      /* CLOCK_REALTIME ms at g_mono0 */
+
+static uint64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+#if W15_HAVE_TSC
+static int tsc_invariant(void)
+{
+    unsigned a, b, c, d;
+    if (!__get_cpuid(0x80000000u, &a, &b, &c, &d) || a < 0x80000007u)
+        return 0;
+    __get_cpuid(0x80000007u, &a, &b, &c, &d);
+    return (d >> 8) & 1;
+}
+
+/* One (tsc, mono) pair whose tsc is the midpoint of the tightest of a few
+ * bracketing reads, so the pairing error is a few tens of ns. */
+static void pair(uint64_t *tsc, uint64_t *mono)
+{
+    uint64_t best = UINT64_MAX;
+    for (int i = 0; i < 8; i++) {
+        uint64_t a = __rdtsc();
+        uint64_t m = mono_ns();
+        uint64_t b = __rdtsc();
+        if (b - a < best) {
+            best = b - a;
+            *tsc = a + (b - a) / 2;
+            *mono = m;
+        }
+    }
+}
+#endif
+
+void w15_clock_init(void)
+{
+    if (__atomic_load_n(&g_state, __ATOMIC_ACQUIRE) == 2)
+        return;
+    int expect = 0;
+    if (!__atomic_compare_exchange_n(&g_state, &expect, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+        while (__atomic_load_n(&g_state, __ATOMIC_ACQUIRE) != 2)
+            ; /* another thread calibrates: a few ms at most */
+        return;
+    }
+    struct timespec rt;
+    g_use_tsc = 0;
+    g_mono0 = mono_ns();
+    clock_gettime(CLOCK_REALTIME, &rt);
+    g_wall0_ms = (double)rt.tv_sec * 1e3 + (double)rt.tv_nsec / 1e6;
+#if W15_HAVE_TSC
+    const char *env = getenv("WIP15_CLOCK");
+    if (tsc_invariant() && !(env && strcmp(env, "monotonic") == 0)) {
+        uint64_t t0, m0, t1, m1;
+        pair(&t0, &m0);
+        /* 5 ms of calibration: error ~ 40 ns / 5 ms = 8 ppm. */
+        do {
+            pair(&t1, &m1);
+        } while (m1 - m0 < 5000000u);
+        if (t1 > t0) {
+            g_mult = (uint64_t)(((unsigned __int128)(m1 - m0) << 32) / (t1 - t0));
+            g_tsc0 = t1;
+            g_mono0 = m1;
+            clock_gettime(CLOCK_REALTIME, &rt);
+            uint64_t m2 = mono_ns();
+            g_wall0_ms = (double)rt.tv_sec * 1e3 + (double)rt.tv_nsec / 1e6 - (double)(m2 - m1) / 1e6;
+            g_use_tsc = g_mult != 0;
+        }
+    }
+#endif
+    __atomic_store_n(&g_state, 2, __ATOMIC_RELEASE);
+}
+
+uint64_t w15_clock_now(void)
+{
+#if W15_HAVE_TSC
+    if (__builtin_expect(g_use_tsc, 1)) {
+        int64_t d = (int64_t)(__rdtsc() - g_tsc0);
+        if (__builtin_expect(d < 0, 0))
+            d = 0; /* cross-core skew right after init */
+        return g_mono0 + (uint64_t)(((unsigned __int128)(uint64_t)d * g_mult) >> 32);
+    }
+#endif
+    return mono_ns();
+}
+
+double w15_clock_wall_ms(uint64_t t_ns)
+{
+    return g_wall0_ms + ((double)(int64_t)(t_ns - g_mono0)) / 1e6;
+}
+
+const char *w15_clock_source(void)
+{
+    return g_use_tsc ? "tsc" : "clock_gettime(CLOCK_MONOTONIC)";
+}

@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+// check_trace.js WIP15 APP DIR -- end to end: `wip15 trace --timing all`
+// runs wtf_gl_app (headless EGL, 2 threads), then the real WTF loader
+// (WIP15_WTF_LOADER) must see one zone per thread named "<tid>:<name>", one
+// call scope per call recorded in the WIP15 trace (same count per thread as
+// `wip15 stats`, call arguments 0..n-1 = the per-thread sequence numbers),
+// frames = swaps - 1 (a frame runs from one swap to the next), the debug
+// groups by name, the markers; and `wip15 frames` agrees.
+'use strict';
+if (!process.env.WIP15_WTF_LOADER && process.env.WIP15_WTF_LOADER_DEFAULT)
+  process.env.WIP15_WTF_LOADER = process.env.WIP15_WTF_LOADER_DEFAULT;
+var cp = require('child_process');
+var fs = require('fs');
+var path = require('path');
+var wip15 = process.argv[2], app = process.argv[3], dir = process.argv[4];
+var failures = 0;
+function fail(m) { console.error('FAIL: ' + m); failures++; }
+function check(c, m) { if (!c) fail(m); }
+var loader = process.env.WIP15_WTF_LOADER;
+if (!loader || !fs.existsSync(loader)) { fail('the real WTF loader is missing: WIP15_WTF_LOADER=' + loader); process.exitCode = 1; return; }
+fs.mkdirSync(dir, {recursive: true});
+var trace = path.join(dir, 'glapp.wip15'), wtfFile = path.join(dir, 'glapp.wtf-trace');
+[trace, wtfFile].forEach(function (f) { try { fs.unlinkSync(f); } catch (e) {} });
+var env = Object.assign({}, process.env, {EGL_PLATFORM: 'surfaceless'});
+var r = cp.spawnSync(wip15, ['trace', '--timing', 'all', '-o', trace, app], {encoding: 'utf8', env: env});
+check(r.status === 0, 'wip15 trace exited ' + r.status + ': ' + r.stderr + r.stdout);
+check(fs.existsSync(wtfFile), 'no ' + wtfFile);
+if (failures) { process.exitCode = 1; return; }
+var stats = JSON.parse(cp.spawnSync(wip15, ['stats', '--json', trace], {encoding: 'utf8'}).stdout);
+var l = cp.spawnSync(process.execPath, [path.join(__dirname, 'load_wtf.js'), '--calls', wtfFile], {encoding: 'utf8', maxBuffer: 1 << 30});
+var s = JSON.parse(l.stdout);
+check(s.ok, 'real loader: ' + s.error);
+check(s.zones.length === stats.threads.length, 'zones ' + s.zones.length + ' != threads ' + stats.threads.length);
+var main = {frames: 29, group: 'Shadow pass', n: 30}, side = {frames: 11, group: 'Side pass', n: 12};
+stats.threads.forEach(function (t) {
+  var name = t.tid + ':' + t.name;
+  var z = s.zones.filter(function (z) { return z.name === name; })[0];
+  if (!z) { fail('no zone ' + name + ' in ' + s.zones.map(function (z) { return z.name; })); return; }
+  var seqs = z.calls.filter(function (c) { return c[1] !== null; }).map(function (c) { return c[1]; }).sort(function (a, b) { return a - b; });
+  check(seqs.length === t.calls, name + ': ' + seqs.length + ' call scopes, ' + t.calls + ' calls in the WIP15 trace');
+  for (var i = 0; i < seqs.length; i++) if (seqs[i] !== i) { fail(name + ': call numbers not 0..n-1 at ' + i); break; }
+  var e = t.name === 'side' ? side : main;
+  check(z.frames === e.frames, name + ': frames ' + z.frames + ' != ' + e.frames);
+  check(z.scopes[e.group] === e.n && z.scopes['inner pass'] === e.n, name + ': debug groups ' + JSON.stringify(z.scopes));
+  check(z.scopes.eglSwapBuffers === e.n, name + ': eglSwapBuffers scopes ' + z.scopes.eglSwapBuffers);
+  check(z.timeStamps.filter(function (m) { return m === 'frame marker'; }).length === e.n, name + ': markers ' + z.timeStamps.length);
+});
+var v = cp.spawnSync(wip15, ['frames', '--json', wtfFile], {encoding: 'utf8'});
+check(v.status === 0, 'wip15 frames: ' + v.stderr);
+if (v.status === 0) {
+  var f = JSON.parse(v.stdout);
+  check(f.frames === 29 && !/:side$/.test(f.zone), 'wip15 frames: ' + f.frames + ' frames in ' + f.zone);
+}
+process.exitCode = failures ? 1 : 0;
+if (!failures) console.log('ok: end to end');
