@@ -1,0 +1,113 @@
+#!/bin/sh
+# bench/tracer/run.sh [BUILD_DIR] [REPS] -- tracer benchmarks: each program
+# natively, under wip15 (default settings, and with WIP15_STREAM=none) and
+# under apitrace, interleaved, REPS times (default 5); prints medians.
+#   bench_calls   ns per call (overhead = traced - native), trace size, peak RSS
+#   bench_upload  MB/s of glBufferSubData (64 KiB blocks), trace size, peak RSS
+#   glmark2       score (off-screen, a few scenes, under Xvfb) if available
+# Environment: CALLS_ITERS (default 1000000: 4 calls each), UPLOAD_BLOCKS
+# (default 4096 = 256 MiB), GLMARK=0 to skip glmark2, XDISPLAY (default :38).
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+build=${1:-$here/../../build}
+reps=${2:-5}
+build=$(cd "$build" && pwd)
+lib=$build/src/tracer/libwip15.so
+calls=$build/bench/tracer/bench_calls
+upload=$build/bench/tracer/bench_upload
+for f in "$lib" "$calls" "$upload"; do
+    [ -e "$f" ] || { echo "missing $f (build the targets wip15_preload bench_calls bench_upload)"; exit 1; }
+done
+have_apitrace=0
+command -v apitrace > /dev/null 2>&1 && have_apitrace=1
+export EGL_PLATFORM=surfaceless
+tmp=$(mktemp -d /tmp/w15bench.XXXXXX)
+trap 'rm -rf "$tmp"; [ -n "${xpid:-}" ] && kill $xpid 2>/dev/null' EXIT INT TERM
+
+median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) print "-"; else if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
+field() { sed -n "s/.* $1 \([0-9.]*\).*/\1/p"; }
+
+# run_cfg NAME PROG ARGS...: one run in configuration NAME; appends
+# "value rss size" to $tmp/NAME.txt
+run_cfg() {
+    cfg=$1 prog=$2 key=$3; shift 3
+    rm -f "$tmp"/t.*
+    case $cfg in
+    native) out=$("$prog" "$@") ;;
+    wip15) out=$(WIP15_QUIET=1 WIP15_TIMING=${W15_TIMING:-frames} WIP15_OUTPUT=$tmp/t.wip15 LD_PRELOAD=$lib "$prog" "$@") ;;
+    wip15_nostream) out=$(WIP15_QUIET=1 WIP15_STREAM=none WIP15_TIMING=${W15_TIMING:-frames} WIP15_OUTPUT=$tmp/t.wip15 LD_PRELOAD=$lib "$prog" "$@") ;;
+    apitrace) out=$(apitrace trace --api egl -o "$tmp/t.trace" "$prog" "$@" 2>/dev/null) ;;
+    esac
+    size=$(cat "$tmp"/t.wip15 "$tmp"/t.trace 2>/dev/null | wc -c)
+    cpu=$(echo "$out" | field thread_cpu_ns_per_call)
+    echo "$(echo "$out" | field "$key") $(echo "$out" | field rss_kb) $size ${cpu:--}" >> "$tmp/$cfg.txt"
+}
+
+bench() {
+    name=$1 prog=$2 key=$3; shift 3
+    cfgs="native wip15 wip15_nostream"
+    [ $have_apitrace = 1 ] && cfgs="$cfgs apitrace"
+    rm -f "$tmp"/*.txt
+    i=0
+    while [ $i -lt "$reps" ]; do
+        for c in $cfgs; do run_cfg "$c" "$prog" "$key" "$@"; done
+        i=$((i + 1))
+    done
+    nat=$(cut -d' ' -f1 "$tmp/native.txt" | median)
+    natc=$(cut -d' ' -f4 "$tmp/native.txt" | median)
+    printf '%-16s %-16s %12s %12s %14s %10s %s\n' "$name" config "$key" "overhead" "trace_bytes" "rss_kb" \
+        "$([ "$key" = ns_per_call ] && echo 'thread_cpu_ns (overhead)')"
+    for c in $cfgs; do
+        v=$(cut -d' ' -f1 "$tmp/$c.txt" | median)
+        r=$(cut -d' ' -f2 "$tmp/$c.txt" | median)
+        s=$(cut -d' ' -f3 "$tmp/$c.txt" | median)
+        if [ "$key" = ns_per_call ]; then
+            o=$(awk -v a="$v" -v b="$nat" 'BEGIN{printf "%+.1f ns", a-b}')
+        else
+            o=$(awk -v a="$v" -v b="$nat" 'BEGIN{printf "%.0f%%", 100*a/b}')
+        fi
+        extra=
+        if [ "$key" = ns_per_call ]; then
+            cc=$(cut -d' ' -f4 "$tmp/$c.txt" | median)
+            extra="$cc ($(awk -v a="$cc" -v b="$natc" 'BEGIN{printf "%+.1f", a-b}'))"
+        fi
+        printf '%-16s %-16s %12s %12s %14s %10s %s\n' "" "$c" "$v" "$o" "$s" "$r" "$extra"
+    done
+}
+
+echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), reps $reps (medians)"
+bench bench_calls "$calls" ns_per_call "${CALLS_ITERS:-1000000}"
+bench bench_upload "$upload" mb_per_s "${UPLOAD_BLOCKS:-4096}"
+
+if [ "${GLMARK:-1}" != 0 ] && command -v glmark2 > /dev/null 2>&1 && command -v Xvfb > /dev/null 2>&1; then
+    disp=${XDISPLAY:-:38}
+    Xvfb "$disp" -screen 0 1024x768x24 > /dev/null 2>&1 &
+    xpid=$!
+    sleep 1
+    scenes="-b build:duration=3 -b texture:duration=3 -b shading:shading=phong:duration=3"
+    rm -f "$tmp"/gm.*
+    i=0
+    while [ $i -lt "$reps" ]; do
+        DISPLAY=$disp glmark2 --off-screen $scenes 2>/dev/null | sed -n 's/.*Score: \([0-9]*\).*/\1/p' >> "$tmp/gm.native"
+        DISPLAY=$disp WIP15_QUIET=1 WIP15_OUTPUT=$tmp/gm.wip15 LD_PRELOAD=$lib glmark2 --off-screen $scenes 2>/dev/null |
+            sed -n 's/.*Score: \([0-9]*\).*/\1/p' >> "$tmp/gm.wip15.txt"
+        gsz_w=$(wc -c < "$tmp/gm.wip15"); rm -f "$tmp"/gm.wip15 "$tmp"/gm.wtf-trace
+        if [ $have_apitrace = 1 ]; then
+            DISPLAY=$disp apitrace trace -o "$tmp/gm.trace" glmark2 --off-screen $scenes 2>/dev/null |
+                sed -n 's/.*Score: \([0-9]*\).*/\1/p' >> "$tmp/gm.apitrace"
+            gsz_a=$(wc -c < "$tmp/gm.trace"); rm -f "$tmp/gm.trace"
+        fi
+        i=$((i + 1))
+    done
+    n=$(median < "$tmp/gm.native")
+    w=$(median < "$tmp/gm.wip15.txt")
+    printf '%-16s %-16s %12s %12s %14s\n' glmark2 config score "of native" "trace_bytes"
+    printf '%-16s %-16s %12s %12s\n' "" native "$n" "100%"
+    printf '%-16s %-16s %12s %12s %14s\n' "" wip15 "$w" "$(awk -v a="$w" -v b="$n" 'BEGIN{printf "%.1f%%", 100*a/b}')" "${gsz_w:-}"
+    if [ $have_apitrace = 1 ]; then
+        a=$(median < "$tmp/gm.apitrace")
+        printf '%-16s %-16s %12s %12s %14s\n' "" apitrace "$a" "$(awk -v a="$a" -v b="$n" 'BEGIN{printf "%.1f%%", 100*a/b}')" "${gsz_a:-}"
+    fi
+    kill $xpid 2>/dev/null
+    xpid=
+fi

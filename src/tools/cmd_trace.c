@@ -1,0 +1,310 @@
+/* cmd_trace.c -- `wip15 trace`: run a program with libwip15.so preloaded.
+ * (Owned by the tracer module.) */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "commands.h"
+
+#ifndef WIP15_LIBDIR_BUILD
+#define WIP15_LIBDIR_BUILD ""
+#endif
+#ifndef WIP15_LIBDIR_INSTALL
+#define WIP15_LIBDIR_INSTALL "/usr/local/lib/wip15"
+#endif
+
+static const char usage_text[] =
+    "usage: wip15 trace [options] [--] PROGRAM [ARGS...]\n"
+    "\n"
+    "Run PROGRAM with the tracer (libwip15.so) preloaded and record every\n"
+    "GL/GLES/GLX/EGL call into a WIP15 trace, and frame timing into a\n"
+    ".wtf-trace file beside it.  Programs it starts are traced too (each\n"
+    "into its own file).  Exits with PROGRAM's exit status (128+N when it\n"
+    "was killed by signal N).\n"
+    "\n"
+    "options (each sets the environment variable in brackets):\n"
+    "  -o, --output FILE      trace file [WIP15_OUTPUT]; default PROGRAM.wip15 in\n"
+    "                         the working directory.  An existing file is never\n"
+    "                         overwritten: NAME.1.wip15, NAME.2.wip15, ... are used\n"
+    "      --compression M    blob compression: lz4 (default), zlib, none\n"
+    "                         [WIP15_COMPRESSION]\n"
+    "      --stream M         whole-file compression: none (default) or lz4\n"
+    "                         [WIP15_STREAM]\n"
+    "      --frames A-B       record only frames A..B (from 0; 'A-' = to the end,\n"
+    "                         'A' = one frame); frame N = the calls after the Nth\n"
+    "                         frame-ending call, up to and including the next one\n"
+    "                         [WIP15_FRAMES]\n"
+    "      --max-size N       stop recording once the trace file exceeds N bytes\n"
+    "                         (suffixes k, M, G) [WIP15_MAX_SIZE]\n"
+    "      --timing LEVEL     timing in the .wtf-trace: off, frames (default),\n"
+    "                         draws, all [WIP15_TIMING]\n"
+    "  -q, --quiet            no informational messages from the tracer\n"
+    "                         [WIP15_QUIET]\n"
+    "  -h, --help             this text\n"
+    "\n"
+    "The trace is FILE; the timing file is FILE with .wip15 replaced by\n"
+    ".wtf-trace.  SIGINT and SIGTERM are passed on to PROGRAM.\n";
+
+static volatile sig_atomic_t child_pid;
+
+static void forward(int sig)
+{
+    if (child_pid > 0)
+        kill((pid_t)child_pid, sig);
+}
+
+static int one_of(const char *v, const char *const *set)
+{
+    for (; *set; set++)
+        if (!strcmp(v, *set))
+            return 1;
+    return 0;
+}
+
+static int valid_frames(const char *s)
+{
+    char *end;
+    long long a = strtoll(s, &end, 10);
+    if (end == s || a < 0)
+        return 0;
+    if (!*end)
+        return 1;
+    if (*end != '-')
+        return 0;
+    s = end + 1;
+    if (!*s)
+        return 1;
+    long long b = strtoll(s, &end, 10);
+    return end != s && !*end && b >= a;
+}
+
+static int valid_size(const char *s)
+{
+    char *end;
+    strtoull(s, &end, 10);
+    if (end == s)
+        return 0;
+    if (*end && strchr("kKmMgG", *end))
+        end++;
+    return !*end;
+}
+
+static int exists(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0;
+}
+
+/* libwip15.so: the build tree's when this wip15 runs from the build tree,
+ * else the installed one. */
+static int find_lib(char *out, size_t n)
+{
+    char exe[PATH_MAX];
+    ssize_t l = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[l > 0 ? l : 0] = 0;
+    const char *build = WIP15_LIBDIR_BUILD;
+    /* the build tree root is WIP15_LIBDIR_BUILD without "/src/tracer" */
+    char root[PATH_MAX];
+    snprintf(root, sizeof root, "%s", build);
+    char *cut = strstr(root, "/src/tracer");
+    if (cut)
+        *cut = 0;
+    int in_build = root[0] && !strncmp(exe, root, strlen(root)) && exe[strlen(root)] == '/';
+    const char *order[2] = { in_build ? build : WIP15_LIBDIR_INSTALL, in_build ? WIP15_LIBDIR_INSTALL : build };
+    for (int i = 0; i < 2; i++) {
+        if (!order[i][0])
+            continue;
+        snprintf(out, n, "%s/libwip15.so", order[i]);
+        if (exists(out))
+            return 0;
+    }
+    /* relocated install: PREFIX/bin/wip15 -> PREFIX/lib/wip15/libwip15.so */
+    char *slash = strrchr(exe, '/');
+    if (slash) {
+        *slash = 0;
+        const char *rel[] = { "/../lib/wip15", "/../lib64/wip15", "/../lib/x86_64-linux-gnu/wip15",
+                              "/../src/tracer" };
+        for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+            char p[PATH_MAX + 64];
+            snprintf(p, sizeof p, "%s%s/libwip15.so", exe, rel[i]);
+            if (exists(p) && realpath(p, out))
+                return 0;
+        }
+    }
+    return -1;
+}
+
+int cmd_trace(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        { "output", required_argument, NULL, 'o' },
+        { "compression", required_argument, NULL, 'c' },
+        { "stream", required_argument, NULL, 's' },
+        { "frames", required_argument, NULL, 'f' },
+        { "max-size", required_argument, NULL, 'm' },
+        { "timing", required_argument, NULL, 't' },
+        { "quiet", no_argument, NULL, 'q' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    static const char *const comps[] = { "lz4", "zlib", "none", NULL };
+    static const char *const streams[] = { "lz4", "none", NULL };
+    static const char *const timings[] = { "off", "frames", "draws", "all", NULL };
+    const char *output = NULL, *comp = NULL, *stream = NULL, *frames = NULL, *maxsize = NULL,
+               *timing = NULL;
+    int quiet = 0, c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "+o:qh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'o': output = optarg; break;
+        case 'c': comp = optarg; break;
+        case 's': stream = optarg; break;
+        case 'f': frames = optarg; break;
+        case 'm': maxsize = optarg; break;
+        case 't': timing = optarg; break;
+        case 'q': quiet = 1; break;
+        case 'h': fputs(usage_text, stdout); return 0;
+        default:
+            fprintf(stderr, "wip15: trace: unknown option or missing value: %s\n", argv[optind - 1]);
+            fputs(usage_text, stderr);
+            return 2;
+        }
+    }
+    if (optind >= argc) {
+        fprintf(stderr, "wip15: trace: no program given\n");
+        fputs(usage_text, stderr);
+        return 2;
+    }
+    if (comp && !one_of(comp, comps)) {
+        fprintf(stderr, "wip15: trace: --compression %s: expected lz4, zlib or none\n", comp);
+        return 2;
+    }
+    if (stream && !one_of(stream, streams)) {
+        fprintf(stderr, "wip15: trace: --stream %s: expected lz4 or none\n", stream);
+        return 2;
+    }
+    if (timing && !one_of(timing, timings)) {
+        fprintf(stderr, "wip15: trace: --timing %s: expected off, frames, draws or all\n", timing);
+        return 2;
+    }
+    if (frames && !valid_frames(frames)) {
+        fprintf(stderr, "wip15: trace: --frames %s: expected A-B, A- or A\n", frames);
+        return 2;
+    }
+    if (maxsize && !valid_size(maxsize)) {
+        fprintf(stderr, "wip15: trace: --max-size %s: expected a byte count (suffix k, M or G)\n", maxsize);
+        return 2;
+    }
+    char lib[PATH_MAX];
+    if (find_lib(lib, sizeof lib)) {
+        fprintf(stderr, "wip15: trace: libwip15.so not found (looked in %s and %s)\n", WIP15_LIBDIR_BUILD,
+                WIP15_LIBDIR_INSTALL);
+        return 1;
+    }
+
+    /* environment for the child */
+    const char *old = getenv("LD_PRELOAD");
+    size_t need = strlen(lib) + (old ? strlen(old) + 2 : 1);
+    char *preload = malloc(need);
+    if (!preload) {
+        fprintf(stderr, "wip15: trace: out of memory\n");
+        return 1;
+    }
+    snprintf(preload, need, "%s%s%s", lib, old && *old ? ":" : "", old ? old : "");
+    setenv("LD_PRELOAD", preload, 1);
+    free(preload);
+    if (output) setenv("WIP15_OUTPUT", output, 1);
+    if (comp) setenv("WIP15_COMPRESSION", comp, 1);
+    if (stream) setenv("WIP15_STREAM", stream, 1);
+    if (frames) setenv("WIP15_FRAMES", frames, 1);
+    if (maxsize) setenv("WIP15_MAX_SIZE", maxsize, 1);
+    if (timing) setenv("WIP15_TIMING", timing, 1);
+    if (quiet) setenv("WIP15_QUIET", "1", 1);
+    /* the tracer reports each trace path on this pipe */
+    int pfd[2] = { -1, -1 };
+    if (pipe2(pfd, O_CLOEXEC) == 0) {
+        int w = fcntl(pfd[1], F_DUPFD, 10);
+        close(pfd[1]);
+        pfd[1] = w;
+        char num[16];
+        snprintf(num, sizeof num, "%d", w);
+        setenv("WIP15_STATUS_FD", num, 1);
+        /* the tracer prints "tracing to" itself; we print the summary */
+    }
+
+    struct sigaction sa, oint, oterm;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = forward;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGINT, &sa, &oint);
+    sigaction(SIGTERM, &sa, &oterm);
+
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        fprintf(stderr, "wip15: trace: fork failed: %s\n", strerror(errno));
+        return 1;
+    }
+    if (pid == 0) {
+        sigaction(SIGINT, &oint, NULL);
+        sigaction(SIGTERM, &oterm, NULL);
+        if (pfd[0] >= 0)
+            close(pfd[0]);
+        execvp(argv[optind], argv + optind);
+        fprintf(stderr, "wip15: trace: cannot run %s: %s\n", argv[optind], strerror(errno));
+        _exit(127);
+    }
+    child_pid = pid;
+    if (pfd[1] >= 0)
+        close(pfd[1]);
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    child_pid = 0;
+    sigaction(SIGINT, &oint, NULL);
+    sigaction(SIGTERM, &oterm, NULL);
+
+    int ntraces = 0;
+    if (pfd[0] >= 0) {
+        fcntl(pfd[0], F_SETFL, O_NONBLOCK);
+        char buf[8192];
+        size_t len = 0;
+        ssize_t r;
+        while (len < sizeof buf - 1 && (r = read(pfd[0], buf + len, sizeof buf - 1 - len)) > 0)
+            len += (size_t)r;
+        buf[len] = 0;
+        close(pfd[0]);
+        for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+            fprintf(stderr, "wip15: trace written to %s\n", line);
+            ntraces++;
+        }
+    }
+    int rc;
+    if (WIFEXITED(st)) {
+        rc = WEXITSTATUS(st);
+        if (rc == 127 && !ntraces)
+            return 127;
+    } else if (WIFSIGNALED(st)) {
+        int sig = WTERMSIG(st);
+        rc = 128 + sig;
+        fprintf(stderr, "wip15: %s was killed by signal %d (%s)%s\n", argv[optind], sig, strsignal(sig),
+                ntraces ? "; the trace holds everything up to then" : "");
+    } else {
+        rc = 1;
+    }
+    if (!ntraces && !quiet)
+        fprintf(stderr, "wip15: no trace was written (%s made no GL calls, or the tracer could not start)\n",
+                argv[optind]);
+    return rc;
+}

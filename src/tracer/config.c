@@ -1,0 +1,131 @@
+/* config.c -- the tracer's settings, read once from the environment.
+ * Each variable is documented in docs/USAGE.md ("Tracing") and in
+ * `wip15 trace --help`. */
+#include "runtime.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+w15_config_t w15_cfg = {
+    .output = NULL,
+    .blob_method = W15_COMP_LZ4,
+    .stream_lz4 = 1,
+    .frame_first = 0,
+    .frame_last = -1,
+    .max_size = 0,
+    .timing = W15_TIMING_FRAMES,
+    .quiet = 0,
+    .status_fd = -1,
+};
+
+/* "123", "64k", "10M", "2G" (powers of 1024).  Returns 0 or -1. */
+static int parse_size(const char *s, uint64_t *out)
+{
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (end == s)
+        return -1;
+    uint64_t mul = 1;
+    switch (*end) {
+    case 0: break;
+    case 'k': case 'K': mul = 1ull << 10; end++; break;
+    case 'm': case 'M': mul = 1ull << 20; end++; break;
+    case 'g': case 'G': mul = 1ull << 30; end++; break;
+    default: return -1;
+    }
+    if (*end == 'B' || *end == 'b' || (*end == 'i' && end[1] == 'B' && end++))
+        end++;
+    if (*end)
+        return -1;
+    *out = (uint64_t)v * mul;
+    return 0;
+}
+
+/* "A-B", "A-", "A" (frames A..B inclusive, frame 0 = calls before the
+ * first frame end). */
+static int parse_frames(const char *s, int64_t *a, int64_t *b)
+{
+    char *end;
+    long long x = strtoll(s, &end, 10);
+    if (end == s || x < 0)
+        return -1;
+    if (*end == 0) {
+        *a = *b = x;
+        return 0;
+    }
+    if (*end != '-')
+        return -1;
+    s = end + 1;
+    if (*s == 0) {
+        *a = x;
+        *b = -1;
+        return 0;
+    }
+    long long y = strtoll(s, &end, 10);
+    if (end == s || *end || y < x)
+        return -1;
+    *a = x;
+    *b = y;
+    return 0;
+}
+
+void w15_config_load(void)
+{
+    const char *v;
+    if ((v = getenv("WIP15_QUIET")) && *v && strcmp(v, "0") != 0)
+        w15_cfg.quiet = 1;
+    if ((v = getenv("WIP15_OUTPUT")) && *v)
+        w15_cfg.output = strdup(v);
+    if ((v = getenv("WIP15_COMPRESSION")) && *v) {
+        if (!strcasecmp(v, "lz4"))
+            w15_cfg.blob_method = W15_COMP_LZ4;
+        else if (!strcasecmp(v, "zlib"))
+            w15_cfg.blob_method = W15_COMP_ZLIB;
+        else if (!strcasecmp(v, "none"))
+            w15_cfg.blob_method = W15_COMP_NONE;
+        else
+            w15_msg("WIP15_COMPRESSION=%s: expected lz4, zlib or none; using lz4", v);
+    }
+    if ((v = getenv("WIP15_STREAM")) && *v) {
+        if (!strcasecmp(v, "lz4"))
+            w15_cfg.stream_lz4 = 1;
+        else if (!strcasecmp(v, "none"))
+            w15_cfg.stream_lz4 = 0;
+        else
+            w15_msg("WIP15_STREAM=%s: expected lz4 or none; using %s", v,
+                    w15_cfg.stream_lz4 ? "lz4" : "none");
+    }
+    if ((v = getenv("WIP15_FRAMES")) && *v &&
+        parse_frames(v, &w15_cfg.frame_first, &w15_cfg.frame_last)) {
+        w15_msg("WIP15_FRAMES=%s: expected A-B, A- or A (frame numbers from 0); recording all frames", v);
+        w15_cfg.frame_first = 0;
+        w15_cfg.frame_last = -1;
+    }
+    if ((v = getenv("WIP15_MAX_SIZE")) && *v && parse_size(v, &w15_cfg.max_size)) {
+        w15_msg("WIP15_MAX_SIZE=%s: expected a byte count with an optional k, M or G suffix; no limit", v);
+        w15_cfg.max_size = 0;
+    }
+    if ((v = getenv("WIP15_TIMING")) && *v) {
+        if (!strcasecmp(v, "off"))
+            w15_cfg.timing = W15_TIMING_OFF;
+        else if (!strcasecmp(v, "frames"))
+            w15_cfg.timing = W15_TIMING_FRAMES;
+        else if (!strcasecmp(v, "draws"))
+            w15_cfg.timing = W15_TIMING_DRAWS;
+        else if (!strcasecmp(v, "all"))
+            w15_cfg.timing = W15_TIMING_ALL;
+        else
+            w15_msg("WIP15_TIMING=%s: expected off, frames, draws or all; using frames", v);
+    }
+#ifndef W15_HAVE_WTF
+    w15_cfg.timing = W15_TIMING_OFF; /* built without the WTF emitter */
+#endif
+    if ((v = getenv("WIP15_STATUS_FD")) && *v) {
+        char *end;
+        long fd = strtol(v, &end, 10);
+        if (!*end && fd > 2 && fd < 65536)
+            w15_cfg.status_fd = (int)fd;
+        w15_cfg.launched = 1;
+    }
+}

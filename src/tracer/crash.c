@@ -1,0 +1,178 @@
+/* crash.c -- fatal signals and _exit.
+ *
+ * Signals.  When tracing starts we install our handler for SIGSEGV, SIGBUS,
+ * SIGILL, SIGFPE and SIGABRT, and for SIGTERM / SIGINT when the program has
+ * left them at SIG_DFL.  The handler writes what is recorded with write(2)
+ * (output.c, async-signal-safe) and then does exactly what would have
+ * happened without us: it calls the program's handler, or restores the
+ * default action and re-raises.
+ *
+ * sigaction() and signal() are interposed so a program that installs its
+ * own handler for one of the fatal signals later keeps ours in front: we
+ * remember its action (and return it as the old action when asked) and
+ * chain to it.  For SIGTERM/SIGINT a program handler replaces ours
+ * entirely: the program then decides how to exit, and exit() flushes.
+ *
+ * _exit and _Exit are interposed to flush first (the normal exit path is
+ * an atexit handler, runtime.c).
+ */
+#define _GNU_SOURCE
+#include "runtime.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static const int fatal_sigs[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTERM, SIGINT };
+#define NSIGS_ (sizeof fatal_sigs / sizeof fatal_sigs[0])
+
+static struct sigaction app_act[NSIG];
+static volatile sig_atomic_t ours[NSIG]; /* our handler is installed for this signal */
+static _Atomic int crash_done;
+static pid_t crash_pid;
+
+typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
+static sigaction_fn real_sigaction_fn;
+
+static int real_sigaction(int sig, const struct sigaction *a, struct sigaction *o)
+{
+    if (!real_sigaction_fn)
+        real_sigaction_fn = (sigaction_fn)w15_real_dlsym(RTLD_NEXT, "sigaction");
+    if (!real_sigaction_fn) {
+        errno = ENOSYS;
+        return -1;
+    }
+    return real_sigaction_fn(sig, a, o);
+}
+
+static void on_signal(int sig, siginfo_t *si, void *uc)
+{
+    int e = errno;
+    if (getpid() == crash_pid && !atomic_exchange(&crash_done, 1)) {
+        w15_output_crash_flush(w15_tls);
+        w15_timing_crash();
+    }
+    struct sigaction *a = &app_act[sig];
+    if ((a->sa_flags & SA_SIGINFO) && a->sa_sigaction) {
+        a->sa_sigaction(sig, si, uc);
+    } else if (a->sa_handler == SIG_IGN && (sig == SIGTERM || sig == SIGINT || sig == SIGABRT)) {
+        /* ignored: nothing happens */
+    } else if (a->sa_handler == SIG_DFL || a->sa_handler == SIG_IGN) {
+        struct sigaction d;
+        memset(&d, 0, sizeof d);
+        d.sa_handler = SIG_DFL;
+        sigemptyset(&d.sa_mask);
+        real_sigaction(sig, &d, NULL);
+        ours[sig] = 0;
+        /* a fault re-executes the instruction and dies; anything else is
+         * re-raised and delivered when we return (it is blocked here) */
+        if (!(si && si->si_code > 0 && (sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE)))
+            syscall(SYS_tgkill, getpid(), syscall(SYS_gettid), sig);
+    } else {
+        a->sa_handler(sig);
+    }
+    errno = e;
+}
+
+void w15_crash_init(void)
+{
+    crash_pid = getpid();
+    for (size_t i = 0; i < NSIGS_; i++) {
+        int sig = fatal_sigs[i];
+        struct sigaction old;
+        if (real_sigaction(sig, NULL, &old) != 0)
+            continue;
+        if ((sig == SIGTERM || sig == SIGINT) && old.sa_handler != SIG_DFL)
+            continue;
+        if (!(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_IGN && sig != SIGTERM && sig != SIGINT)
+            continue;
+        app_act[sig] = old;
+        struct sigaction ours_act;
+        memset(&ours_act, 0, sizeof ours_act);
+        ours_act.sa_sigaction = on_signal;
+        ours_act.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
+        sigemptyset(&ours_act.sa_mask);
+        if (real_sigaction(sig, &ours_act, NULL) == 0)
+            ours[sig] = 1;
+    }
+}
+
+W15_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *oldact)
+{
+    if (sig <= 0 || sig >= NSIG || !ours[sig])
+        return real_sigaction(sig, act, oldact);
+    if (sig == SIGTERM || sig == SIGINT) {
+        if (act) {
+            /* the program takes over termination */
+            ours[sig] = 0;
+            return real_sigaction(sig, act, oldact);
+        }
+        if (oldact)
+            *oldact = app_act[sig];
+        return 0;
+    }
+    struct sigaction prev = app_act[sig];
+    if (act) {
+        app_act[sig] = *act;
+        /* keep the program's SA_ONSTACK / mask wishes for our handler */
+        struct sigaction k;
+        memset(&k, 0, sizeof k);
+        k.sa_sigaction = on_signal;
+        k.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
+        k.sa_mask = act->sa_mask;
+        real_sigaction(sig, &k, NULL);
+    }
+    if (oldact)
+        *oldact = prev;
+    return 0;
+}
+
+W15_EXPORT sighandler_t signal(int sig, sighandler_t handler)
+{
+    if (sig <= 0 || sig >= NSIG || !ours[sig]) {
+        typedef sighandler_t (*signal_fn)(int, sighandler_t);
+        static signal_fn real_signal;
+        if (!real_signal)
+            real_signal = (signal_fn)w15_real_dlsym(RTLD_NEXT, "signal");
+        if (!real_signal) {
+            errno = ENOSYS;
+            return SIG_ERR;
+        }
+        return real_signal(sig, handler);
+    }
+    struct sigaction a, o;
+    memset(&a, 0, sizeof a);
+    a.sa_handler = handler;
+    a.sa_flags = SA_RESTART;
+    sigemptyset(&a.sa_mask);
+    if (sigaction(sig, &a, &o) != 0)
+        return SIG_ERR;
+    return (o.sa_flags & SA_SIGINFO) ? (sighandler_t)(void *)o.sa_sigaction : o.sa_handler;
+}
+
+typedef void (*exit_fn)(int) __attribute__((noreturn));
+
+static void call_real_exit(const char *name, int status) __attribute__((noreturn));
+static void call_real_exit(const char *name, int status)
+{
+    exit_fn f = (exit_fn)w15_real_dlsym(RTLD_NEXT, name);
+    if (f)
+        f(status);
+    for (;;)
+        syscall(SYS_exit_group, status);
+}
+
+W15_EXPORT void _exit(int status)
+{
+    w15_shutdown();
+    call_real_exit("_exit", status);
+}
+
+W15_EXPORT void _Exit(int status)
+{
+    w15_shutdown();
+    call_real_exit("_Exit", status);
+}

@@ -1,0 +1,941 @@
+/* record.c -- the generic recorder: w15_pre / w15_post walk a function's
+ * parameter signatures (apitable.h) and encode one OpCall into the calling
+ * thread's buffer.
+ *
+ * Layout of a call (docs/FORMAT.md): opcode, u32 function index, each
+ * argument Value, the result Value (unless Void), u32 extra count, extras.
+ * Arguments before the function's first output parameter are encoded in
+ * w15_pre, so a crash inside the driver still finds the inputs buffered;
+ * the rest (outputs, the result, the extras) in w15_post.
+ */
+#include "runtime.h"
+#include "pixels.h"
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+_Atomic int w15_recording;
+_Atomic int w15_state;
+_Atomic uint32_t w15_flush_epoch;
+_Atomic uint64_t w15_frame;
+_Atomic uint64_t *w15_declared;
+uint8_t *w15_prog;
+uint32_t w15_fn_trace_begin, w15_fn_thread_switch;
+
+/* A chunk is handed over when it grows past this. */
+#define CHUNK_LIMIT (1u << 20)
+
+/* c->state bits; bits 8..15 hold the index of the first parameter encoded
+ * in w15_post. */
+#define ST_REC 1u     /* this call is encoded */
+#define ST_SLOW 2u    /* w15_post has work beyond encoding (MakeCurrent, frame end, timing) */
+#define ST_TIMING 4u  /* timing hooks run for this call */
+#define ST_DONE 8u    /* fast path: the call is encoded and committed */
+#define ST_FASTRES 16u /* fast path: only the result and the extras are left */
+
+/* Fast-path ops, one per parameter (w15_prog); 0x80 = a group index follows. */
+enum { P_SLOW = 0, P_U8, P_U16, P_U32, P_U64, P_SVARI, P_F32, P_F64, P_BOOL, P_NONE };
+#define P_GROUP 0x80u
+
+static const uint8_t ctype_size[] = {
+    [W15_C_VOID] = 0, [W15_C_I8] = 1, [W15_C_U8] = 1, [W15_C_I16] = 2, [W15_C_U16] = 2,
+    [W15_C_I32] = 4, [W15_C_U32] = 4, [W15_C_I64] = 8, [W15_C_U64] = 8, [W15_C_F32] = 4,
+    [W15_C_F64] = 8, [W15_C_PTR] = sizeof(void *), [W15_C_FUNCPTR] = sizeof(void *),
+    [W15_C_LONG] = sizeof(long),
+};
+
+/* Largest encoding of one element of each base type. */
+static const uint8_t base_max[W15_BASE_COUNT_] = {
+    [W15_UINT] = 10, [W15_INT] = 10, [W15_PTR] = 10, [W15_BOOL] = 1,
+    [W15_FLOAT] = 4, [W15_DOUBLE] = 8,
+};
+
+static inline int ctype_signed(uint8_t ct)
+{
+    return ct == W15_C_I8 || ct == W15_C_I16 || ct == W15_C_I32 || ct == W15_C_I64 ||
+           ct == W15_C_LONG;
+}
+
+/* A slot's value as a count: negative -> 0. */
+static inline uint64_t slot_count(const w15_param_sig_t *ps, const w15_slot_t *args, uint32_t i)
+{
+    w15_slot_t v = args[i];
+    if (ctype_signed(ps[i].ctype))
+        return v.i < 0 ? 0 : (uint64_t)v.i;
+    if (ps[i].ctype == W15_C_F32)
+        return v.f > 0 ? (uint64_t)v.f : 0;
+    return v.u;
+}
+
+#define LEN_UNKNOWN UINT64_MAX
+
+/* Elements (ARRAY) or bytes (DATA, STR) a pointer covers, per its rule.
+ * TERMINATED and NUL are computed by the caller from the pointer. */
+static uint64_t param_len(const w15_param_sig_t *s, const w15_param_sig_t *ps, uint32_t np,
+                          const w15_slot_t *args)
+{
+    switch (s->len_op) {
+    case W15_LEN_CONST:
+        return s->len_b;
+    case W15_LEN_PARAM:
+        return s->len_a < np ? slot_count(ps, args, s->len_a) : LEN_UNKNOWN;
+    case W15_LEN_PARAM_MUL:
+        return s->len_a < np ? slot_count(ps, args, s->len_a) * s->len_b : LEN_UNKNOWN;
+    case W15_LEN_PARAM_MUL_PARAM:
+        if (s->len_a >= np || s->len_b >= np)
+            return LEN_UNKNOWN;
+        return slot_count(ps, args, s->len_a) * slot_count(ps, args, s->len_b);
+    case W15_LEN_DEREF: {
+        if (s->len_a >= np)
+            return LEN_UNKNOWN;
+        const int32_t *p = args[s->len_a].p;
+        return p ? (*p < 0 ? 0 : (uint64_t)*p) : 0;
+    }
+    case W15_LEN_HELPER:
+        if (s->len_b >= w15_ncompsize || !w15_compsize[s->len_b])
+            return LEN_UNKNOWN;
+        return w15_compsize[s->len_b](args);
+    default:
+        return LEN_UNKNOWN;
+    }
+}
+
+static inline uint64_t load_u(const uint8_t *p, uint8_t ct)
+{
+    switch (ct) {
+    case W15_C_I8: return (uint64_t)(int64_t)*(const int8_t *)p;
+    case W15_C_U8: return *p;
+    case W15_C_I16: { int16_t v; memcpy(&v, p, 2); return (uint64_t)(int64_t)v; }
+    case W15_C_U16: { uint16_t v; memcpy(&v, p, 2); return v; }
+    case W15_C_I32: { int32_t v; memcpy(&v, p, 4); return (uint64_t)(int64_t)v; }
+    case W15_C_U32: case W15_C_F32: { uint32_t v; memcpy(&v, p, 4); return v; }
+    default: { uint64_t v; memcpy(&v, p, 8); return v; }
+    }
+}
+
+static inline double load_d(const uint8_t *p, uint8_t ct)
+{
+    if (ct == W15_C_F32) { float f; memcpy(&f, p, 4); return f; }
+    if (ct == W15_C_F64) { double d; memcpy(&d, p, 8); return d; }
+    uint64_t u = load_u(p, ct);
+    return ctype_signed(ct) ? (double)(int64_t)u : (double)u;
+}
+
+static void add_ptr(w15_thread_t *t, uint32_t param, const void *p)
+{
+    if (t->nptr < W15_MAX_PTR_EXTRA) {
+        t->ptrx[t->nptr].param = param;
+        t->ptrx[t->nptr].ptr = (uint64_t)(uintptr_t)p;
+        t->nptr++;
+    }
+}
+
+/* An empty value of the parameter's type (room for 24 bytes reserved). */
+static void put_empty(w15_buf_t *b, const w15_param_sig_t *s)
+{
+    if (s->is_array) {
+        w15_put_u32(b, 0);
+    } else {
+        switch (s->base) {
+        case W15_UINT: case W15_INT: case W15_PTR: case W15_BOOL:
+            w15_put_u8(b, 0);
+            break;
+        case W15_FLOAT: case W15_STRING:
+            w15_put_u32(b, 0);
+            break;
+        case W15_DOUBLE:
+            w15_put_u32(b, 0);
+            w15_put_u32(b, 0);
+            break;
+        case W15_DATA:
+            w15_put_u8(b, W15_COMP_NONE);
+            w15_put_u32(b, 0);
+            w15_put_u32(b, 0);
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+static inline void put_group(w15_buf_t *b, const w15_param_sig_t *s)
+{
+    if (s->group != W15_NO_GROUP)
+        w15_put_u32(b, s->group);
+}
+
+/* Empty value + group + an entry in wip15.ptr. */
+static int put_ptr_only(w15_thread_t *t, const w15_param_sig_t *s, uint32_t idx, const void *p)
+{
+    if (w15_buf_reserve(&t->buf, 32))
+        return -1;
+    put_empty(&t->buf, s);
+    put_group(&t->buf, s);
+    add_ptr(t, idx, p);
+    return 0;
+}
+
+/* A scalar passed by value. */
+static inline void put_scalar(w15_buf_t *b, const w15_param_sig_t *s, w15_slot_t v)
+{
+    switch (s->base) {
+    case W15_UINT: {
+        uint64_t u = v.u;
+        unsigned sz = ctype_size[s->ctype];
+        if (sz && sz < 8)
+            u &= (1ull << (sz * 8)) - 1;
+        w15_put_uvari(b, u);
+        break;
+    }
+    case W15_INT:
+        w15_put_svari(b, s->ctype == W15_C_U64 && v.u > INT64_MAX ? INT64_MAX : v.i);
+        break;
+    case W15_PTR:
+        w15_put_uvari(b, v.u);
+        break;
+    case W15_BOOL:
+        w15_put_u8(b, (uint8_t)(v.u != 0));
+        break;
+    case W15_FLOAT:
+        w15_put_f32(b, s->ctype == W15_C_F64 ? (float)v.d : s->ctype == W15_C_F32 ? v.f : (float)v.i);
+        break;
+    case W15_DOUBLE:
+        w15_put_f64(b, s->ctype == W15_C_F32 ? (double)v.f : s->ctype == W15_C_F64 ? v.d : (double)v.i);
+        break;
+    case W15_STRING:
+        w15_put_u32(b, 0);
+        break;
+    case W15_DATA:
+        w15_put_u8(b, W15_COMP_NONE);
+        w15_put_u32(b, 0);
+        w15_put_u32(b, 0);
+        break;
+    default: /* Void, FunctionPtr: nothing */
+        break;
+    }
+}
+
+static int put_array(w15_thread_t *t, const w15_param_sig_t *s, const void *vp, uint64_t n)
+{
+    w15_buf_t *b = &t->buf;
+    const uint8_t *p = vp;
+    uint8_t ct = s->ctype, base = s->base;
+    size_t es = ctype_size[ct];
+    if (base == W15_STRING) {
+        if (w15_buf_reserve(b, 8))
+            return -1;
+        w15_put_u32(b, (uint32_t)n);
+        const char *const *sp = vp;
+        for (uint64_t i = 0; i < n; i++) {
+            size_t l = sp[i] ? strlen(sp[i]) : 0;
+            if (l > UINT32_MAX || w15_buf_reserve(b, 4 + l + 4))
+                return -1;
+            w15_put_string(b, sp[i] ? sp[i] : "", (uint32_t)l);
+        }
+        put_group(b, s);
+        return 0;
+    }
+    size_t m = base < W15_BASE_COUNT_ ? base_max[base] : 0;
+    if (w15_buf_reserve(b, 8 + n * m))
+        return -1;
+    w15_put_u32(b, (uint32_t)n);
+    switch (base) {
+    case W15_FLOAT:
+        if (ct == W15_C_F32) {
+            w15_put_bytes(b, p, n * 4);
+        } else {
+            for (uint64_t i = 0; i < n; i++)
+                w15_put_f32(b, (float)load_d(p + i * es, ct));
+        }
+        break;
+    case W15_DOUBLE:
+        if (ct == W15_C_F64) {
+            w15_put_bytes(b, p, n * 8);
+        } else {
+            for (uint64_t i = 0; i < n; i++)
+                w15_put_f64(b, load_d(p + i * es, ct));
+        }
+        break;
+    case W15_BOOL:
+        for (uint64_t i = 0; i < n; i++)
+            w15_put_u8(b, load_u(p + i * es, ct) != 0);
+        break;
+    case W15_UINT:
+        if (ct == W15_C_U32 || ct == W15_C_I32) {
+            for (uint64_t i = 0; i < n; i++) {
+                uint32_t v;
+                memcpy(&v, p + i * 4, 4);
+                w15_put_uvari(b, v);
+            }
+        } else {
+            uint64_t mask = es && es < 8 ? (1ull << (es * 8)) - 1 : ~0ull;
+            for (uint64_t i = 0; i < n; i++)
+                w15_put_uvari(b, load_u(p + i * es, ct) & mask);
+        }
+        break;
+    case W15_PTR:
+        for (uint64_t i = 0; i < n; i++)
+            w15_put_uvari(b, load_u(p + i * es, ct));
+        break;
+    case W15_INT:
+        if (ct == W15_C_F32 || ct == W15_C_F64) {
+            for (uint64_t i = 0; i < n; i++)
+                w15_put_svari(b, (int64_t)load_d(p + i * es, ct));
+        } else {
+            for (uint64_t i = 0; i < n; i++)
+                w15_put_svari(b, (int64_t)load_u(p + i * es, ct));
+        }
+        break;
+    default:
+        break;
+    }
+    put_group(b, s);
+    return 0;
+}
+
+/* Count of a TERMINATED attribute list: pairs up to and including the
+ * terminator.  Bounded so a missing terminator cannot run away. */
+static uint64_t terminated_len(const void *p, uint8_t ct, uint64_t term)
+{
+    size_t es = ctype_size[ct] ? ctype_size[ct] : 4;
+    const uint8_t *b = p;
+    for (uint64_t i = 0; i < 4096; i += 2) {
+        uint64_t v = load_u(b + i * es, ct);
+        if (es == 4)
+            v &= 0xffffffffu, term &= 0xffffffffu;
+        if (v == term)
+            return i + 1;
+    }
+    return 4096;
+}
+
+/* Encode one parameter (idx = its index, 0xFFFFFFFF = the result). */
+static int put_param(w15_thread_t *t, const w15_param_sig_t *s, uint32_t idx, w15_slot_t v,
+                     const w15_param_sig_t *ps, uint32_t np, const w15_slot_t *args, uint16_t flags)
+{
+    w15_buf_t *b = &t->buf;
+    switch (s->cap) {
+    case W15_CAP_VALUE:
+        if (w15_buf_reserve(b, 24))
+            return -1;
+        put_scalar(b, s, v);
+        put_group(b, s);
+        return 0;
+    case W15_CAP_PTR:
+        if (s->base != W15_PTR)
+            return put_ptr_only(t, s, idx, v.p);
+        if (w15_buf_reserve(b, 24))
+            return -1;
+        w15_put_uvari(b, v.u);
+        put_group(b, s);
+        return 0;
+    case W15_CAP_STR_IN:
+    case W15_CAP_STR_OUT: {
+        const char *str = v.p;
+        if (!str)
+            return put_ptr_only(t, s, idx, str);
+        uint64_t n;
+        if (s->cap == W15_CAP_STR_IN) {
+            if (s->len_op == W15_LEN_NONE || s->len_op == W15_LEN_NUL) {
+                n = strlen(str);
+            } else if (s->len_op == W15_LEN_PARAM && s->len_a < np && ctype_signed(ps[s->len_a].ctype) &&
+                       args[s->len_a].i < 0) {
+                n = strlen(str);
+            } else {
+                n = param_len(s, ps, np, args);
+                if (n == LEN_UNKNOWN)
+                    n = strlen(str);
+            }
+        } else {
+            uint64_t capn = param_len(s, ps, np, args);
+            if (capn == LEN_UNKNOWN)
+                capn = s->len_op == W15_LEN_NUL ? strlen(str) : 0;
+            const int32_t *lp = (s->len2 != W15_NO_PARAM && s->len2 < np) ? args[s->len2].p : NULL;
+            if (lp && capn)
+                n = *lp < 0 ? 0 : (uint64_t)*lp > capn ? capn : (uint64_t)*lp;
+            else
+                n = capn ? strnlen(str, capn) : 0;
+        }
+        if (n > UINT32_MAX)
+            return put_ptr_only(t, s, idx, str);
+        if (w15_buf_reserve(b, 8 + n))
+            return -1;
+        if (s->is_array)
+            w15_put_u32(b, 1);
+        w15_put_string(b, str, (uint32_t)n);
+        put_group(b, s);
+        return 0;
+    }
+    case W15_CAP_STR_ARRAY_IN: {
+        const char *const *sv = v.p;
+        uint64_t n = param_len(s, ps, np, args);
+        if (!sv || n == LEN_UNKNOWN || n > UINT32_MAX)
+            return put_ptr_only(t, s, idx, sv);
+        const int32_t *lens = (s->len2 != W15_NO_PARAM && s->len2 < np) ? args[s->len2].p : NULL;
+        if (w15_buf_reserve(b, 8))
+            return -1;
+        w15_put_u32(b, (uint32_t)n);
+        for (uint64_t i = 0; i < n; i++) {
+            const char *e = sv[i];
+            size_t l = !e ? 0 : (lens && lens[i] >= 0) ? (size_t)lens[i] : strlen(e);
+            if (l > UINT32_MAX || w15_buf_reserve(b, 8 + l))
+                return -1;
+            w15_put_string(b, e ? e : "", (uint32_t)l);
+        }
+        put_group(b, s);
+        return 0;
+    }
+    case W15_CAP_ARRAY_IN:
+    case W15_CAP_ARRAY_OUT: {
+        const void *p = v.p;
+        if (!p)
+            return put_ptr_only(t, s, idx, p);
+        uint64_t n;
+        if (s->len_op == W15_LEN_TERMINATED)
+            n = terminated_len(p, s->ctype, s->len_b);
+        else if (s->len_op == W15_LEN_NUL)
+            n = strlen(p);
+        else
+            n = param_len(s, ps, np, args);
+        if (n == LEN_UNKNOWN || n > UINT32_MAX / 16 || (n == 0 && s->len_op == W15_LEN_HELPER))
+            return put_ptr_only(t, s, idx, p);
+        if (!s->is_array) {
+            /* a single element behind a pointer */
+            if (w15_buf_reserve(b, 24))
+                return -1;
+            w15_slot_t e;
+            e.u = load_u(p, s->ctype);
+            if (s->ctype == W15_C_F32)
+                memcpy(&e.f, p, 4);
+            put_scalar(b, s, e);
+            put_group(b, s);
+            return 0;
+        }
+        return put_array(t, s, p, n);
+    }
+    case W15_CAP_DATA_IN:
+    case W15_CAP_DATA_OUT: {
+        const void *p = v.p;
+        if ((flags & W15_FN_PIXEL_UNPACK) && s->cap == W15_CAP_DATA_IN && w15_pixel_buffer_bound(0))
+            return put_ptr_only(t, s, idx, p);
+        if ((flags & W15_FN_PIXEL_PACK) && s->cap == W15_CAP_DATA_OUT && w15_pixel_buffer_bound(1))
+            return put_ptr_only(t, s, idx, p);
+        if (!p)
+            return put_ptr_only(t, s, idx, p);
+        uint64_t n = s->len_op == W15_LEN_NUL ? strlen(p) : param_len(s, ps, np, args);
+        if (n == LEN_UNKNOWN || n > UINT32_MAX || (n == 0 && s->len_op == W15_LEN_HELPER))
+            return put_ptr_only(t, s, idx, p);
+        if (s->is_array) {
+            if (w15_buf_reserve(b, 4))
+                return -1;
+            w15_put_u32(b, 1);
+        }
+        if (w15_put_data(b, p, (uint32_t)n))
+            return -1;
+        if (w15_buf_reserve(b, 4))
+            return -1;
+        put_group(b, s);
+        return 0;
+    }
+    default:
+        return put_ptr_only(t, s, idx, v.p);
+    }
+}
+
+static int put_extras(w15_thread_t *t)
+{
+    w15_buf_t *b = &t->buf;
+    uint32_t n = t->nptr;
+    if (W15_LIKELY(n == 0)) {
+        if (w15_buf_reserve(b, 4))
+            return -1;
+        w15_put_u32(b, 0);
+        return 0;
+    }
+    if (w15_buf_reserve(b, 4 + 4 + 9 + W15_DATA_HEADER + 12 * n))
+        return -1;
+    w15_put_u32(b, 1);
+    w15_put_string(b, "wip15.ptr", 9);
+    w15_put_u8(b, W15_COMP_NONE);
+    w15_put_u32(b, 12 * n);
+    w15_put_u32(b, 12 * n);
+    for (uint32_t i = 0; i < n; i++) {
+        w15_put_u32(b, t->ptrx[i].param);
+        w15_put_u32(b, (uint32_t)t->ptrx[i].ptr);
+        w15_put_u32(b, (uint32_t)(t->ptrx[i].ptr >> 32));
+    }
+    return 0;
+}
+
+/* Out of memory while encoding: drop the call and stop recording. */
+static void encode_failed(w15_thread_t *t, w15_callctx_t *c)
+{
+    t->buf.len = t->call_start;
+    t->buf.failed = 0;
+    c->state &= ~ST_REC;
+    w15_fail("out of memory while recording a call; recording stopped");
+}
+
+static inline void commit(w15_thread_t *t)
+{
+    __atomic_store_n(&t->buf.committed, t->buf.len, __ATOMIC_RELEASE);
+    t->seq++;
+}
+
+/* The first parameter that must wait for the call: outputs and lengths
+ * read after the call. */
+static unsigned first_output(const w15_func_sig_t *f)
+{
+    const w15_param_sig_t *ps = &w15_params[f->first_param];
+    for (unsigned i = 0; i < f->nparams; i++) {
+        uint8_t cap = ps[i].cap;
+        if (cap == W15_CAP_ARRAY_OUT || cap == W15_CAP_DATA_OUT || cap == W15_CAP_STR_OUT ||
+            ps[i].len_op == W15_LEN_DEREF)
+            return i;
+    }
+    return f->nparams;
+}
+
+/* The fast-path op of a by-value parameter, P_SLOW when it needs the
+ * generic encoder. */
+static uint8_t fast_op(const w15_param_sig_t *s)
+{
+    uint8_t op = P_SLOW;
+    if (s->cap == W15_CAP_PTR && s->base == W15_PTR)
+        op = P_U64;
+    else if (s->cap != W15_CAP_VALUE || s->is_array)
+        return P_SLOW;
+    else {
+        switch (s->base) {
+        case W15_UINT:
+            switch (ctype_size[s->ctype]) {
+            case 1: op = P_U8; break;
+            case 2: op = P_U16; break;
+            case 4: op = P_U32; break;
+            case 8: op = P_U64; break;
+            }
+            break;
+        case W15_INT:
+            op = (s->ctype == W15_C_F32 || s->ctype == W15_C_F64 || s->ctype == W15_C_U64) ? P_SLOW : P_SVARI;
+            break;
+        case W15_PTR: op = P_U64; break;
+        case W15_BOOL: op = P_BOOL; break;
+        case W15_FLOAT: op = s->ctype == W15_C_F32 ? P_F32 : P_SLOW; break;
+        case W15_DOUBLE: op = s->ctype == W15_C_F64 ? P_F64 : P_SLOW; break;
+        case W15_VOID: case W15_FUNCPTR: op = P_NONE; break;
+        default: op = P_SLOW; break;
+        }
+    }
+    if (op != P_SLOW && s->group != W15_NO_GROUP)
+        op |= P_GROUP;
+    return op;
+}
+
+/* W15_FI_* of a function; fills w15_prog for its parameters. */
+static unsigned fast_info(const w15_func_sig_t *f)
+{
+    const w15_param_sig_t *ps = &w15_params[f->first_param];
+    uint8_t *prog = &w15_prog[f->first_param];
+    int simple = f->nparams <= 16;
+    for (unsigned i = 0; i <= f->nparams; i++) {
+        prog[i] = fast_op(&ps[i]);
+        if (prog[i] == P_SLOW)
+            simple = 0;
+    }
+    uint32_t special = W15_FN_FRAME_END | W15_FN_MAKE_CURRENT | W15_FN_PIXEL_UNPACK | W15_FN_PIXEL_PACK;
+    if ((f->flags & special) || ((((uint32_t)f->flags | 0x10000u) & w15_timing_mask) && w15_timing_on))
+        simple = 0;
+    if (!simple)
+        return 0;
+    return W15_FI_SIMPLE | (ps[f->nparams].base == W15_VOID ? W15_FI_VOID : 0);
+}
+
+int w15_record_init(void)
+{
+    uint32_t np = 0;
+    for (uint32_t i = 0; i < w15_nfuncs; i++)
+        if (w15_funcs[i].first_param + w15_funcs[i].nparams + 1u > np)
+            np = w15_funcs[i].first_param + w15_funcs[i].nparams + 1u;
+    w15_declared = calloc(w15_nfuncs + 2, sizeof *w15_declared);
+    w15_prog = calloc(np + 1, 1);
+    return w15_declared && w15_prog ? 0 : -1;
+}
+
+/* Largest fast-path encoding: opcode + index + 16 x (10 + 4) + result + extras. */
+#define FAST_MAX (5 + 17 * 14 + 4)
+
+static inline __attribute__((always_inline)) uint8_t *uv(uint8_t *p, uint64_t v)
+{
+    if (W15_LIKELY(v < 0x80)) {
+        *p = (uint8_t)v;
+        return p + 1;
+    }
+    if (W15_LIKELY(v < 0x4000)) {
+        p[0] = (uint8_t)(v | 0x80);
+        p[1] = (uint8_t)(v >> 7);
+        return p + 2;
+    }
+    while (v >= 0x80) {
+        *p++ = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    *p++ = (uint8_t)v;
+    return p;
+}
+
+static inline __attribute__((always_inline)) uint8_t *put_g(uint8_t *p, const w15_param_sig_t *s)
+{
+    uint32_t g = s->group;
+    memcpy(p, &g, 4); /* little-endian hosts only (as the whole encoder) */
+    return p + 4;
+}
+
+static inline __attribute__((always_inline)) uint8_t *fast_put(uint8_t *p, uint8_t op, w15_slot_t v,
+                                                               const w15_param_sig_t *s)
+{
+    /* one switch over every op, with and without a group (one jump table) */
+    switch (op) {
+    case P_U32 | P_GROUP: return put_g(uv(p, (uint32_t)v.u), s); /* enums: the common case */
+    case P_U32: return uv(p, (uint32_t)v.u);
+    case P_F32: memcpy(p, &v.f, 4); return p + 4;
+    case P_SVARI | P_GROUP:
+    case P_SVARI:
+        if (v.i == INT64_MIN)
+            *p++ = 1;
+        else
+            p = uv(p, v.i < 0 ? (((uint64_t)0 - (uint64_t)v.i) << 1) | 1 : (uint64_t)v.i << 1);
+        return op & P_GROUP ? put_g(p, s) : p;
+    case P_U8 | P_GROUP: return put_g(uv(p, (uint8_t)v.u), s);
+    case P_U8: return uv(p, (uint8_t)v.u);
+    case P_U16 | P_GROUP: return put_g(uv(p, (uint16_t)v.u), s);
+    case P_U16: return uv(p, (uint16_t)v.u);
+    case P_U64 | P_GROUP: return put_g(uv(p, v.u), s);
+    case P_U64: return uv(p, v.u);
+    case P_F32 | P_GROUP: memcpy(p, &v.f, 4); return put_g(p + 4, s);
+    case P_F64 | P_GROUP: memcpy(p, &v.d, 8); return put_g(p + 8, s);
+    case P_F64: memcpy(p, &v.d, 8); return p + 8;
+    case P_BOOL | P_GROUP: *p = v.u != 0; return put_g(p + 1, s);
+    case P_BOOL: *p = v.u != 0; return p + 1;
+    case P_NONE | P_GROUP: return put_g(p, s);
+    default: return p; /* P_NONE */
+    }
+}
+
+static w15_type_t sig_type(const w15_param_sig_t *s)
+{
+    w15_type_t ty = { s->base, s->group != W15_NO_GROUP, s->is_array ? 1 : 0 };
+    return ty;
+}
+
+/* Declare function `id` and the groups its signature uses, once. */
+void w15_declare_slow(uint32_t id)
+{
+    pthread_mutex_t *m = w15_decl_lock();
+    int e = errno;
+    pthread_mutex_lock(m);
+    if (!atomic_load_explicit(&w15_declared[id], memory_order_relaxed)) {
+        const w15_func_sig_t *f = &w15_funcs[id];
+        const w15_param_sig_t *ps = &w15_params[f->first_param];
+        w15_type_t args[256];
+        w15_buf_t *db = w15_decl_buf();
+        int bad = 0;
+        for (unsigned i = 0; i <= f->nparams; i++) {
+            uint16_t g = ps[i].group;
+            if (g == W15_NO_GROUP || g >= w15_ngroups)
+                continue;
+            static _Atomic uint8_t *gdone;
+            if (!gdone)
+                gdone = calloc(w15_ngroups ? w15_ngroups : 1, 1);
+            if (!gdone) {
+                bad = 1;
+                break;
+            }
+            if (!gdone[g]) {
+                if (w15_put_decl_group(db, g, (w15_group_type_t)w15_groups[g].type,
+                                       w15_str(w15_groups[g].name)))
+                    bad = 1;
+                gdone[g] = 1;
+            }
+        }
+        for (unsigned i = 0; i < f->nparams; i++)
+            args[i] = sig_type(&ps[i]);
+        if (!bad && w15_put_decl_func(db, id, w15_str(f->name), sig_type(&ps[f->nparams]), f->nparams,
+                                      args))
+            bad = 1;
+        db->committed = db->len;
+        uint64_t info = fast_info(f) | (first_output(f) + 1) | (uint64_t)f->nparams << 16 |
+                        (uint64_t)f->first_param << 32;
+        atomic_store_explicit(&w15_declared[id], info, memory_order_release);
+        if (bad) {
+            pthread_mutex_unlock(m);
+            errno = e;
+            w15_fail("out of memory writing a declaration; recording stopped");
+            return;
+        }
+    }
+    pthread_mutex_unlock(m);
+    errno = e;
+}
+
+static void wait_steal(w15_thread_t *t)
+{
+    /* The output thread wants this thread's buffer (thread.c): park outside
+     * the call (in_call = 0) until it is done, whichever way it decided,
+     * then enter again. */
+    do {
+        atomic_store_explicit(&t->in_call, 0, memory_order_release);
+        while (atomic_load_explicit(&t->steal_req, memory_order_acquire))
+            w15_cpu_relax();
+        atomic_store_explicit(&t->in_call, 1, memory_order_relaxed);
+        atomic_signal_fence(memory_order_seq_cst);
+    } while (atomic_load_explicit(&t->steal_req, memory_order_acquire));
+}
+
+/* Frame bookkeeping after a frame-ending call (any thread). */
+static void frame_ended(void)
+{
+    uint64_t fr = atomic_fetch_add_explicit(&w15_frame, 1, memory_order_relaxed) + 1;
+    if (w15_cfg.frame_first == 0 && w15_cfg.frame_last < 0)
+        return;
+    if (atomic_load_explicit(&w15_state, memory_order_relaxed) != W15_ST_ON)
+        return;
+    if ((int64_t)fr == w15_cfg.frame_first)
+        atomic_store_explicit(&w15_recording, 1, memory_order_relaxed);
+    if (w15_cfg.frame_last >= 0 && (int64_t)fr == w15_cfg.frame_last + 1) {
+        atomic_store_explicit(&w15_recording, 0, memory_order_relaxed);
+        w15_info("recorded frames %lld-%lld; recording stopped", (long long)w15_cfg.frame_first,
+                 (long long)w15_cfg.frame_last);
+    }
+}
+
+/* Everything but the fast path: first call of a thread, nested calls,
+ * not recording, declarations, outputs, pointers. */
+static __attribute__((noinline)) void pre_general(w15_thread_t *t, w15_callctx_t *c, uint32_t id,
+                                                  const w15_slot_t *args)
+{
+    if (!t) {
+        t = w15_thread_slow();
+        if (!t) {
+            c->t = NULL;
+            return;
+        }
+    }
+    if (W15_UNLIKELY(atomic_load_explicit(&t->in_call, memory_order_relaxed))) {
+        c->t = NULL; /* a call from inside one of our wrappers: forward only */
+        return;
+    }
+    atomic_store_explicit(&t->in_call, 1, memory_order_relaxed);
+    atomic_signal_fence(memory_order_seq_cst); /* paired with w15_heavy_fence (thread.c) */
+    if (W15_UNLIKELY(atomic_load_explicit(&t->steal_req, memory_order_acquire)))
+        wait_steal(t);
+    c->t = t;
+    c->id = id;
+    const w15_func_sig_t *f = &w15_funcs[id];
+    uint16_t flags = f->flags;
+    uint32_t slow = (flags & (W15_FN_FRAME_END | W15_FN_MAKE_CURRENT)) ? ST_SLOW : 0;
+    if (W15_UNLIKELY(!atomic_load_explicit(&w15_recording, memory_order_relaxed))) {
+        c->state = slow;
+        return;
+    }
+    unsigned info = (unsigned)atomic_load_explicit(&w15_declared[id], memory_order_acquire);
+    if (W15_UNLIKELY(!info)) {
+        w15_declare_slow(id);
+        info = (unsigned)atomic_load_explicit(&w15_declared[id], memory_order_acquire);
+        if (!info || !atomic_load_explicit(&w15_recording, memory_order_relaxed)) {
+            c->state = slow;
+            return;
+        }
+    }
+    w15_buf_t *b = &t->buf;
+    unsigned fo = (info & 0xff) - 1;
+    if (W15_UNLIKELY(b->len == 0) && w15_put_thread_switch(t)) {
+        c->state = slow;
+        encode_failed(t, c);
+        return;
+    }
+    c->state = ST_REC | slow | (fo << 8);
+    t->call_start = b->len;
+    t->nptr = 0;
+    t->pre_complete = 0;
+    t->cur_id = id;
+    if (W15_UNLIKELY(w15_buf_reserve(b, 16))) {
+        encode_failed(t, c);
+        return;
+    }
+    w15_put_u8(b, W15_OP_CALL);
+    w15_put_u32(b, id);
+    const w15_param_sig_t *ps = &w15_params[f->first_param];
+    uint32_t np = f->nparams;
+    for (unsigned i = 0; i < fo; i++) {
+        const w15_param_sig_t *s = &ps[i];
+        if (W15_LIKELY(s->cap == W15_CAP_VALUE)) {
+            /* 16 bytes were reserved above for the opcode; keep 24 free */
+            if (W15_UNLIKELY(w15_buf_reserve(b, 24))) {
+                encode_failed(t, c);
+                return;
+            }
+            put_scalar(b, s, args[i]);
+            put_group(b, s);
+        } else if (put_param(t, s, i, args[i], ps, np, args, flags)) {
+            encode_failed(t, c);
+            return;
+        }
+    }
+    t->pre_complete = fo == np;
+    if (W15_UNLIKELY(((uint32_t)flags | 0x10000u) & w15_timing_mask) && w15_timing_on) {
+        c->state |= ST_TIMING | ST_SLOW;
+        w15_timing_pre(t, c, id, flags, args);
+    }
+}
+
+
+void w15_pre(w15_callctx_t *c, uint32_t id, const w15_slot_t *args)
+{
+    w15_thread_t *t = w15_tls;
+    if (W15_UNLIKELY(!t || atomic_load_explicit(&t->in_call, memory_order_relaxed) ||
+                     !atomic_load_explicit(&w15_recording, memory_order_relaxed))) {
+        pre_general(t, c, id, args);
+        return;
+    }
+    atomic_store_explicit(&t->in_call, 1, memory_order_relaxed);
+    atomic_signal_fence(memory_order_seq_cst); /* paired with w15_heavy_fence (thread.c) */
+    uint64_t info = atomic_load_explicit(&w15_declared[id], memory_order_acquire);
+    w15_buf_t *b = &t->buf;
+    if (W15_UNLIKELY(atomic_load_explicit(&t->steal_req, memory_order_acquire) || !(info & W15_FI_SIMPLE) ||
+                     b->len == 0 || b->cap - b->len < FAST_MAX)) {
+        atomic_store_explicit(&t->in_call, 0, memory_order_relaxed);
+        pre_general(t, c, id, args);
+        return;
+    }
+    c->t = t;
+    c->id = id;
+    {
+        /* fast path: every parameter by value */
+        uint8_t *p = b->data + b->len;
+        *p++ = W15_OP_CALL;
+        memcpy(p, &id, 4);
+        p += 4;
+        uint32_t fp = (uint32_t)(info >> 32);
+        const w15_param_sig_t *ps = &w15_params[fp];
+        const uint8_t *prog = &w15_prog[fp];
+        for (unsigned i = 0, n = (info >> 16) & 0xff; i < n; i++)
+            p = fast_put(p, prog[i], args[i], &ps[i]);
+        if (info & W15_FI_VOID) {
+            memset(p, 0, 4); /* no extras */
+            p += 4;
+            b->len = (size_t)(p - b->data);
+            __atomic_store_n(&b->committed, b->len, __ATOMIC_RELEASE);
+            t->seq++;
+            c->state = ST_DONE;
+        } else {
+            /* for the crash path (output.c): this call's inputs are complete */
+            t->call_start = b->len;
+            t->nptr = 0;
+            t->cur_id = id;
+            t->pre_complete = 1;
+            b->len = (size_t)(p - b->data);
+            c->state = ST_FASTRES;
+        }
+        return;
+    }
+}
+
+static void post_slow(w15_thread_t *t, w15_callctx_t *c, const w15_slot_t *args, const w15_slot_t *ret,
+                      uint16_t flags)
+{
+    if (c->state & ST_TIMING)
+        w15_timing_post(t, c, flags);
+    if ((flags & W15_FN_MAKE_CURRENT) && ret && ret->u != 0) {
+        const w15_func_sig_t *f = &w15_funcs[c->id];
+        void *ctx = f->nparams ? (void *)args[f->nparams - 1].p : NULL;
+        w15_context_changed(t, ctx);
+    }
+    if (flags & W15_FN_FRAME_END)
+        frame_ended();
+}
+
+void w15_post(w15_callctx_t *c, const w15_slot_t *args, const w15_slot_t *ret)
+{
+    w15_thread_t *t = c->t;
+    if (!t)
+        return;
+    uint32_t st = c->state;
+    if (W15_LIKELY(st & (ST_DONE | ST_FASTRES))) {
+        if (st & ST_FASTRES) {
+            const w15_func_sig_t *f = &w15_funcs[c->id];
+            w15_buf_t *b = &t->buf;
+            uint8_t *p = b->data + b->len;
+            w15_slot_t rv;
+            rv.u = 0;
+            if (ret)
+                rv = *ret;
+            p = fast_put(p, w15_prog[f->first_param + f->nparams], rv, &w15_params[f->first_param + f->nparams]);
+            memset(p, 0, 4);
+            p += 4;
+            b->len = (size_t)(p - b->data);
+            __atomic_store_n(&b->committed, b->len, __ATOMIC_RELEASE);
+            t->seq++;
+        }
+        if (W15_UNLIKELY(t->epoch != atomic_load_explicit(&w15_flush_epoch, memory_order_relaxed) ||
+                         t->buf.len >= CHUNK_LIMIT))
+            w15_thread_submit(t);
+        atomic_store_explicit(&t->in_call, 0, memory_order_release);
+        return;
+    }
+    const w15_func_sig_t *f = &w15_funcs[c->id];
+    if (W15_LIKELY(st & ST_REC)) {
+        const w15_param_sig_t *ps = &w15_params[f->first_param];
+        uint32_t np = f->nparams;
+        for (unsigned i = (st >> 8) & 0xff; i < np; i++) {
+            if (put_param(t, &ps[i], i, args[i], ps, np, args, f->flags))
+                goto fail;
+        }
+        const w15_param_sig_t *rs = &ps[np];
+        if (rs->base != W15_VOID || rs->cap != W15_CAP_VALUE) {
+            w15_slot_t rv;
+            rv.u = 0;
+            if (ret)
+                rv = *ret;
+            if (rs->base != W15_VOID && put_param(t, rs, 0xFFFFFFFFu, rv, ps, np, args, f->flags))
+                goto fail;
+        }
+        if (put_extras(t))
+            goto fail;
+        commit(t);
+    }
+    if (W15_UNLIKELY(st & ST_SLOW))
+        post_slow(t, c, args, ret, f->flags);
+    if (W15_LIKELY(st & ST_REC)) {
+        if (W15_UNLIKELY(t->epoch != atomic_load_explicit(&w15_flush_epoch, memory_order_relaxed) ||
+                         t->buf.len >= CHUNK_LIMIT || (f->flags & W15_FN_FRAME_END)))
+            w15_thread_submit(t);
+    }
+    atomic_store_explicit(&t->in_call, 0, memory_order_release);
+    return;
+fail:
+    encode_failed(t, c);
+    if (st & ST_SLOW)
+        post_slow(t, c, args, ret, f->flags);
+    atomic_store_explicit(&t->in_call, 0, memory_order_release);
+}
+
+int w15_put_thread_switch(w15_thread_t *t)
+{
+    char name[17] = { 0 };
+    w15_thread_name(name);
+    size_t nl = strlen(name);
+    w15_buf_t *b = &t->buf;
+    if (w15_buf_reserve(b, 1 + 4 + 10 + 10 + 10 + 4 + nl + 4))
+        return -1;
+    w15_put_u8(b, W15_OP_CALL);
+    w15_put_u32(b, w15_fn_thread_switch);
+    w15_put_uvari(b, t->tid);
+    w15_put_uvari(b, (uint64_t)(uintptr_t)t->context);
+    w15_put_uvari(b, t->seq);
+    w15_put_string(b, name, (uint32_t)nl);
+    w15_put_u32(b, 0);
+    __atomic_store_n(&b->committed, b->len, __ATOMIC_RELEASE);
+    return 0;
+}

@@ -1,0 +1,220 @@
+/* resolve.c -- finding the real entry points, and making sure applications
+ * that dlopen/dlsym the GL libraries get our wrappers.
+ *
+ * w15_resolve(id), on the first call of a function: dlsym(RTLD_NEXT), then
+ * the GL/EGL/GLX libraries that are loaded (dlopen RTLD_NOLOAD), then the
+ * real glXGetProcAddressARB / eglGetProcAddress.  A name nobody has
+ * resolves to a stub returning 0, with one warning.
+ *
+ * dlsym is interposed: when the handle is one of the GL libraries (or
+ * RTLD_DEFAULT) and the name is one we wrap, the application gets our
+ * wrapper.  dlsym(RTLD_NEXT, ...) must keep meaning "after the caller", so
+ * on x86-64 the exported dlsym is a tiny assembly trampoline that jumps
+ * (not calls) to the real dlsym for RTLD_NEXT: the caller's return address
+ * stays on the stack and glibc sees the original caller.
+ */
+#define _GNU_SOURCE
+#include "runtime.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#if __has_include("funcs.h")
+#include "funcs.h"
+#define W15_REAL_MAX (W15F__COUNT + 2)
+#else
+#define W15_REAL_MAX 16384
+#endif
+
+void *w15_real_ptr[W15_REAL_MAX];
+
+static const char *const gl_libs[] = {
+    "libGL.so.1", "libOpenGL.so.0", "libGLX.so.0", "libEGL.so.1", "libGLESv2.so.2", "libGLESv1_CM.so.1",
+};
+#define NLIBS (sizeof gl_libs / sizeof gl_libs[0])
+static void *lib_handle[NLIBS];
+
+typedef void *(*dlsym_fn)(void *, const char *);
+W15_HIDDEN dlsym_fn w15_dlsym_real;
+
+/* Called by the trampoline too (returns the real dlsym). */
+W15_HIDDEN dlsym_fn w15_dlsym_init(void)
+{
+    dlsym_fn f = w15_dlsym_real;
+    if (f)
+        return f;
+    f = (dlsym_fn)dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
+    if (!f)
+        f = (dlsym_fn)dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.2.5");
+    if (!f)
+        f = (dlsym_fn)dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.17");
+    __atomic_store_n(&w15_dlsym_real, f, __ATOMIC_RELEASE);
+    return f;
+}
+
+void *w15_real_dlsym(void *handle, const char *name)
+{
+    dlsym_fn f = w15_dlsym_real ? w15_dlsym_real : w15_dlsym_init();
+    return f ? f(handle, name) : NULL;
+}
+
+/* Handles of the GL libraries currently loaded (cached once found). */
+static void refresh_handles(void)
+{
+    for (size_t i = 0; i < NLIBS; i++) {
+        if (__atomic_load_n(&lib_handle[i], __ATOMIC_ACQUIRE))
+            continue;
+        void *h = dlopen(gl_libs[i], RTLD_LAZY | RTLD_NOLOAD);
+        if (h)
+            __atomic_store_n(&lib_handle[i], h, __ATOMIC_RELEASE); /* keep the reference */
+    }
+}
+
+static int is_gl_handle(void *h)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < NLIBS; i++)
+            if (h && __atomic_load_n(&lib_handle[i], __ATOMIC_ACQUIRE) == h)
+                return 1;
+        if (pass == 0)
+            refresh_handles();
+    }
+    return 0;
+}
+
+int w15_known(const char *name)
+{
+    if (!name || (name[0] != 'g' && name[0] != 'e'))
+        return -1;
+    if (strncmp(name, "gl", 2) != 0 && strncmp(name, "egl", 3) != 0)
+        return -1;
+    return w15_func_lookup(name);
+}
+
+static int is_ours(void *p)
+{
+    int id = -1;
+    Dl_info di;
+    (void)id;
+    if (!p)
+        return 0;
+    static void *self_base;
+    if (!self_base && dladdr((void *)&w15_real_dlsym, &di))
+        self_base = di.dli_fbase;
+    return dladdr(p, &di) && di.dli_fbase == self_base;
+}
+
+void *w15_find_real(const char *name, unsigned api)
+{
+    void *p = w15_real_dlsym(RTLD_NEXT, name);
+    if (p && !is_ours(p))
+        return p;
+    p = NULL;
+    refresh_handles();
+    for (size_t i = 0; i < NLIBS && !p; i++) {
+        void *h = __atomic_load_n(&lib_handle[i], __ATOMIC_ACQUIRE);
+        if (h) {
+            p = w15_real_dlsym(h, name);
+            if (p && is_ours(p))
+                p = NULL;
+        }
+    }
+    if (p)
+        return p;
+    typedef void *(*gpa_fn)(const char *);
+    if (api & (W15_API_GLX | W15_API_GL)) {
+        gpa_fn gpa = NULL;
+        for (size_t i = 0; i < NLIBS && !gpa; i++) {
+            void *h = __atomic_load_n(&lib_handle[i], __ATOMIC_ACQUIRE);
+            if (h && (i == 0 || i == 2))
+                gpa = (gpa_fn)w15_real_dlsym(h, "glXGetProcAddressARB");
+        }
+        if (gpa && (p = gpa(name)) && !is_ours(p))
+            return p;
+    }
+    if (api & (W15_API_EGL | W15_API_GLES1 | W15_API_GLES2 | W15_API_GL)) {
+        void *h = __atomic_load_n(&lib_handle[3], __ATOMIC_ACQUIRE);
+        gpa_fn gpa = h ? (gpa_fn)w15_real_dlsym(h, "eglGetProcAddress") : NULL;
+        if (gpa && (p = gpa(name)) && !is_ours(p))
+            return p;
+    }
+    return NULL;
+}
+
+static uint64_t missing_stub(void)
+{
+    return 0;
+}
+
+void *w15_resolve(uint32_t id)
+{
+    void *p = __atomic_load_n(&w15_real_ptr[id], __ATOMIC_ACQUIRE);
+    if (p)
+        return p;
+    int e = errno;
+    const w15_func_sig_t *f = &w15_funcs[id];
+    const char *name = w15_str(f->name);
+    p = w15_find_real(name, f->api);
+    if (!p) {
+        w15_msg("%s is not provided by the GL/EGL/GLX libraries; calls to it return 0", name);
+        p = (void *)missing_stub;
+    }
+    __atomic_store_n(&w15_real_ptr[id], p, __ATOMIC_RELEASE);
+    errno = e;
+    return p;
+}
+
+/* The body of our dlsym for every handle but RTLD_NEXT. */
+W15_HIDDEN void *w15_dlsym_impl(void *handle, const char *name)
+{
+    void *r = w15_real_dlsym(handle, name);
+    if (!r || !name)
+        return r;
+    int id = w15_known(name);
+    if (id < 0 || !w15_wrapper_ptr[id])
+        return r;
+    if (handle == RTLD_DEFAULT || is_gl_handle(handle)) {
+        /* remember the real one: it is the best answer for this name */
+        if (!is_ours(r) && !__atomic_load_n(&w15_real_ptr[id], __ATOMIC_ACQUIRE))
+            __atomic_store_n(&w15_real_ptr[id], r, __ATOMIC_RELEASE);
+        return w15_wrapper_ptr[id];
+    }
+    return r;
+}
+
+#if defined(__x86_64__)
+/* dlsym(handle, name): RTLD_NEXT ((void *)-1) goes straight to the real
+ * dlsym by a jump, anything else to w15_dlsym_impl. */
+__asm__(".pushsection .text\n"
+        ".globl dlsym\n"
+        ".type dlsym, @function\n"
+        "dlsym:\n"
+        "  cmpq $-1, %rdi\n"
+        "  jne 1f\n"
+        "  movq w15_dlsym_real(%rip), %rax\n"
+        "  testq %rax, %rax\n"
+        "  jz 2f\n"
+        "  jmp *%rax\n"
+        "2:\n"
+        "  pushq %rdi\n"
+        "  pushq %rsi\n"
+        "  subq $8, %rsp\n"
+        "  call w15_dlsym_init\n"
+        "  addq $8, %rsp\n"
+        "  popq %rsi\n"
+        "  popq %rdi\n"
+        "  jmp *%rax\n"
+        "1:\n"
+        "  jmp w15_dlsym_impl\n"
+        ".size dlsym, .-dlsym\n"
+        ".popsection\n");
+#else
+W15_EXPORT void *dlsym(void *handle, const char *name)
+{
+    /* RTLD_NEXT from here would be relative to us: only the x86-64
+     * trampoline keeps it exact. */
+    return w15_dlsym_impl(handle, name);
+}
+#endif

@@ -1,0 +1,130 @@
+/* runtime.c -- life cycle of the tracer inside the traced process: the
+ * library constructor, lazy start at the first GL call, failure, and the
+ * final flush at exit. */
+#include "runtime.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
+static int started;      /* output opened in this process */
+static pid_t start_pid;
+static _Atomic int shut_down;
+
+static void vmsg(const char *fmt, va_list ap)
+{
+    int e = errno;
+    char line[1024];
+    int n = snprintf(line, sizeof line, "wip15: ");
+    int m = vsnprintf(line + n, sizeof line - (size_t)n - 1, fmt, ap);
+    if (m < 0)
+        m = 0;
+    size_t len = (size_t)n + ((size_t)m < sizeof line - (size_t)n - 1 ? (size_t)m : sizeof line - (size_t)n - 2);
+    line[len++] = '\n';
+    ssize_t r = write(2, line, len);
+    (void)r;
+    errno = e;
+}
+
+void w15_msg(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmsg(fmt, ap);
+    va_end(ap);
+}
+
+void w15_info(const char *fmt, ...)
+{
+    if (w15_cfg.quiet)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vmsg(fmt, ap);
+    va_end(ap);
+}
+
+void w15_fail(const char *why)
+{
+    atomic_store(&w15_recording, 0);
+    int old = atomic_exchange(&w15_state, W15_ST_OFF);
+    if (old != W15_ST_OFF && why)
+        w15_msg("%s", why);
+}
+
+void w15_start(void)
+{
+    int e = errno;
+    pthread_mutex_lock(&start_lock);
+    if (atomic_load(&w15_state) != W15_ST_UNINIT) {
+        pthread_mutex_unlock(&start_lock);
+        errno = e;
+        return;
+    }
+    w15_fn_trace_begin = w15_nfuncs;
+    w15_fn_thread_switch = w15_nfuncs + 1;
+    if (w15_record_init()) {
+        w15_fail("out of memory at start; not recording");
+        pthread_mutex_unlock(&start_lock);
+        errno = e;
+        return;
+    }
+    w15_pixels_init();
+    if (w15_output_start() != 0) {
+        atomic_store(&w15_state, W15_ST_OFF);
+        pthread_mutex_unlock(&start_lock);
+        errno = e;
+        return;
+    }
+    started = 1;
+    start_pid = getpid();
+    w15_crash_init();
+    atomic_store(&w15_recording, w15_cfg.frame_first <= 0 ? 1 : 0);
+    atomic_store(&w15_state, W15_ST_ON);
+    pthread_mutex_unlock(&start_lock);
+    errno = e;
+}
+
+void w15_shutdown(void)
+{
+    if (!started || getpid() != start_pid)
+        return;
+    if (atomic_exchange(&shut_down, 1))
+        return;
+    int e = errno;
+    atomic_store(&w15_recording, 0);
+    w15_threads_collect(1);
+    w15_timing_stop();
+    w15_output_stop();
+    atomic_store(&w15_state, W15_ST_OFF);
+    errno = e;
+}
+
+static void at_exit(void)
+{
+    w15_shutdown();
+}
+
+static void in_child(void)
+{
+    /* After fork the child stops tracing: it must never write into the
+     * parent's file and has no output thread.  (An exec'd program starts
+     * its own trace.) */
+    if (started) {
+        atomic_store(&w15_recording, 0);
+        atomic_store(&w15_state, W15_ST_OFF);
+        w15_output_forget();
+        started = 0;
+    }
+}
+
+__attribute__((constructor)) static void w15_init(void)
+{
+    w15_config_load();
+    atexit(at_exit);
+    pthread_atfork(NULL, NULL, in_child);
+}

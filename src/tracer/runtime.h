@@ -1,0 +1,228 @@
+/* runtime.h -- internals of libwip15.so shared by the files of src/tracer/.
+ * Nothing here is exported from the library (built with
+ * -fvisibility=hidden); the exported symbols are the generated wrappers,
+ * the hand-written ones in custom.c and the interposers of resolve.c and
+ * crash.c.
+ *
+ * Threads.  Every thread that calls GL owns a w15_thread_t reached through
+ * an initial-exec TLS pointer.  It encodes calls into its own w15_buf_t
+ * without locks; finished buffers ("chunks", each starting with a
+ * wip15ThreadSwitch call) go through a bounded queue to one output thread
+ * that owns the w15_writer_t.  See docs/INTERNALS.md.
+ */
+#ifndef W15_RUNTIME_H
+#define W15_RUNTIME_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "record.h"
+#include "wip15/format.h"
+#include "../common/apitable.h"
+
+#define W15_HIDDEN __attribute__((visibility("hidden")))
+#define W15_LIKELY(x) __builtin_expect(!!(x), 1)
+#define W15_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+#ifndef W15_TRACER_VERSION
+#define W15_TRACER_VERSION "0.1.0" /* normally PROJECT_VERSION, from CMake */
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Configuration (config.c)                                            */
+
+enum w15_timing_level { W15_TIMING_OFF = 0, W15_TIMING_FRAMES, W15_TIMING_DRAWS, W15_TIMING_ALL };
+
+typedef struct w15_config {
+    char *output;           /* WIP15_OUTPUT or NULL (default name) */
+    int blob_method;        /* w15_comp_t */
+    int stream_lz4;
+    int64_t frame_first;    /* WIP15_FRAMES: first recorded frame (0 = from the start) */
+    int64_t frame_last;     /* last recorded frame, -1 = no end */
+    uint64_t max_size;      /* 0 = unlimited */
+    int timing;             /* enum w15_timing_level */
+    int quiet;
+    int status_fd;          /* WIP15_STATUS_FD (set by `wip15 trace`), -1 */
+    int launched;           /* started by `wip15 trace` (it prints the summary) */
+} w15_config_t;
+
+extern w15_config_t w15_cfg;
+
+/* Read the environment into w15_cfg (once, from the library constructor).
+ * Bad values give one warning each and the default. */
+void w15_config_load(void);
+
+/* Print "wip15: <fmt>\n" on stderr with one write(2); keeps errno. */
+void w15_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Same unless WIP15_QUIET is set. */
+void w15_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ------------------------------------------------------------------ */
+/* Per-thread state (thread.c)                                         */
+
+#define W15_MAX_PTR_EXTRA 16
+
+typedef struct w15_thread {
+    /* hot: touched by every call */
+    _Atomic uint32_t in_call;   /* inside one of our wrappers (reentrancy, steal protocol) */
+    _Atomic uint32_t steal_req; /* the output thread wants this buffer */
+    uint32_t epoch;             /* flush epoch this buffer belongs to */
+    uint32_t nptr;              /* entries in ptrx for the current call */
+    uint64_t seq;               /* number of calls recorded so far */
+    w15_buf_t buf;              /* committed = end of the last complete call */
+    size_t call_start;          /* offset of the current call's opcode */
+    uint32_t pre_complete;      /* all inputs of the current call are encoded */
+    uint32_t cur_id;
+    struct { uint32_t param; uint64_t ptr; } ptrx[W15_MAX_PTR_EXTRA];
+
+    /* cold */
+    uint32_t tid;
+    void *context;              /* current context per the last successful MakeCurrent */
+    int ctx_kind;               /* pixels.c: 0 unknown, else cached API/version */
+    int ctx_major, ctx_minor;
+    void *wtf_zone;             /* w15_wtf_zone_t * when timing is on */
+    uint32_t group_depth;       /* open named scopes (debug groups) */
+    int frame_started;          /* timing: a frameStart is open on this thread */
+    struct w15_thread *next, *prev; /* registry (w15_threads_lock) */
+    int dead;
+} w15_thread_t;
+
+/* The calling thread's state, creating it (and starting the tracer) on the
+ * first call.  NULL when the tracer is off or this thread is exiting. */
+extern __thread w15_thread_t *w15_tls __attribute__((tls_model("initial-exec")));
+w15_thread_t *w15_thread_slow(void);
+
+/* The calling thread's name (prctl PR_GET_NAME), into 17 bytes. */
+void w15_thread_name(char *name);
+
+static inline void w15_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#else
+    __asm__ __volatile__("" ::: "memory");
+#endif
+}
+
+/* Hand the thread's committed bytes to the output queue and give it a fresh
+ * buffer.  Called by the owner outside of encoding.  Keeps errno. */
+void w15_thread_submit(w15_thread_t *t);
+
+/* Registry of live threads; lock around walks. */
+extern pthread_mutex_t w15_threads_lock;
+extern w15_thread_t *w15_threads;
+
+/* Take the committed bytes of every thread that is not inside a call (all
+ * threads at exit; idle ones otherwise) into the queue.  `all`: also wait
+ * for threads inside a call (bounded).  Output-thread or exit use only. */
+void w15_threads_collect(int all);
+
+/* ------------------------------------------------------------------ */
+/* Recorder state (record.c)                                           */
+
+/* 1 while recording; 0 before start, after failure, outside WIP15_FRAMES,
+ * over WIP15_MAX_SIZE, after exit. */
+extern _Atomic int w15_recording;
+/* Process-wide state. */
+enum w15_state { W15_ST_UNINIT = 0, W15_ST_ON, W15_ST_OFF };
+extern _Atomic int w15_state;
+/* Bumped by the output thread every ~100 ms: threads hand over their buffer
+ * at their next call after it changes. */
+extern _Atomic uint32_t w15_flush_epoch;
+extern _Atomic uint64_t w15_frame;  /* frames ended so far (process-wide) */
+
+/* Pseudo-function indices (after the generated ones). */
+extern uint32_t w15_fn_trace_begin, w15_fn_thread_switch;
+
+/* Write wip15ThreadSwitch at the start of t->buf (which is empty).
+ * Returns 0 or -1 (out of memory). */
+int w15_put_thread_switch(w15_thread_t *t);
+
+/* Start the tracer (open the file, start the output thread).  Called once
+ * from w15_thread_slow. */
+void w15_start(void);
+/* Stop recording for good, printing `why` once (NULL: silently). */
+void w15_fail(const char *why);
+/* Flush everything and close the file (exit, _exit).  Idempotent. */
+void w15_shutdown(void);
+
+/* Make sure declaration of function `id` (and its groups) is queued. */
+void w15_declare_slow(uint32_t id);
+/* Per function, set (release) once its declaration is queued: bits 0-7 =
+ * index of the first parameter encoded after the call + 1, W15_FI_* flags,
+ * bits 16-23 the number of parameters, bits 32-63 first_param (a copy of
+ * w15_funcs[id], so the fast path needs one load). */
+extern _Atomic uint64_t *w15_declared;
+#define W15_FI_SIMPLE 0x100u  /* every parameter and the result by value: fast path */
+#define W15_FI_VOID 0x200u    /* ... and no result: the whole call is encoded in w15_pre */
+/* Per parameter (w15_params order): the fast-path encoding op (record.c). */
+extern uint8_t *w15_prog;
+/* Allocate w15_declared / w15_prog.  0 or -1. */
+int w15_record_init(void);
+
+/* ------------------------------------------------------------------ */
+/* Output (output.c)                                                   */
+
+/* Open the writer, queue the header declarations and TraceBegin, start the
+ * output thread.  Returns 0, or -1 after printing why. */
+int w15_output_start(void);
+/* Append a chunk (its committed bytes); with `wait`, blocks while the
+ * queue is over its byte limit (never from the output thread).  Takes
+ * ownership of buf's memory (buf is zeroed). */
+void w15_output_push(w15_buf_t *buf, int wait);
+/* Get a recycled (empty) buffer or allocate one.  0 or -1. */
+int w15_output_fresh(w15_buf_t *buf);
+/* Queue declaration bytes (global side buffer, under its own lock). */
+pthread_mutex_t *w15_decl_lock(void);
+w15_buf_t *w15_decl_buf(void);
+/* Stop the output thread and close the writer, writing everything queued. */
+void w15_output_stop(void);
+/* Async-signal-safe: write what can be written with write(2). */
+void w15_output_crash_flush(w15_thread_t *self);
+/* Forget everything in a forked child (no writes). */
+void w15_output_forget(void);
+extern const char *w15_trace_path;  /* the final path, once opened */
+
+/* ------------------------------------------------------------------ */
+/* Resolution (resolve.c)                                              */
+
+void *w15_real_dlsym(void *handle, const char *name);
+/* Real function by name from the GL/EGL/GLX libraries (NULL if none). */
+void *w15_find_real(const char *name, unsigned api);
+/* Function index of a wrapper name we export, -1 otherwise. */
+int w15_known(const char *name);
+
+/* ------------------------------------------------------------------ */
+/* Context tracking & pixels (pixels.c)                                */
+
+void w15_pixels_init(void);
+/* After a successful MakeCurrent on this thread. */
+void w15_context_changed(w15_thread_t *t, void *ctx);
+
+/* ------------------------------------------------------------------ */
+/* Timing (timing.c)                                                   */
+
+void w15_timing_start(const char *wtf_path);
+void w15_timing_pre(w15_thread_t *t, w15_callctx_t *c, uint32_t id, uint16_t flags,
+                    const w15_slot_t *args);
+void w15_timing_post(w15_thread_t *t, w15_callctx_t *c, uint16_t flags);
+void w15_timing_thread_exit(w15_thread_t *t);
+void w15_timing_stop(void);
+void w15_timing_crash(void);
+extern int w15_timing_on;
+/* Function flags whose calls get timing hooks at the configured level
+ * (0 when timing is off; bit 16 = every call, level "all"). */
+extern uint32_t w15_timing_mask;
+
+/* ------------------------------------------------------------------ */
+/* Crash, exit, fork (crash.c)                                         */
+
+void w15_crash_init(void);
+
+/* membarrier-based asymmetric fence; 0 when unavailable (no stealing). */
+extern int w15_have_membarrier;
+void w15_heavy_fence(void);
+
+#endif

@@ -1,0 +1,220 @@
+/* thread.c -- per-thread buffers.
+ *
+ * Each thread that calls GL gets a w15_thread_t (initial-exec TLS pointer)
+ * with its own w15_buf_t.  The owner hands the buffer to the output queue
+ * when it is full, at a frame end or when the flush epoch changed, and at
+ * thread exit (pthread key destructor).
+ *
+ * Idle threads: a thread that stopped calling GL would keep its last calls
+ * forever.  The output thread "steals" such a buffer with an asymmetric
+ * Dekker protocol:
+ *   owner (every call):  in_call = 1; compiler fence; if (steal_req) wait
+ *   stealer:             steal_req = 1; membarrier(); if (!in_call) take
+ *                        the buffer; steal_req = 0
+ * membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) makes every running thread
+ * execute a full barrier, so either the owner sees steal_req or the stealer
+ * sees in_call; the owner's fast path pays no fence.  Without membarrier
+ * (old kernels, seccomp) idle threads are collected only at thread or
+ * process exit.
+ */
+#include "runtime.h"
+
+#include <errno.h>
+#include <linux/membarrier.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+__thread w15_thread_t *w15_tls __attribute__((tls_model("initial-exec")));
+/* 0 normal, 1 creating (calls forwarded), 2 exiting/off */
+static __thread int tls_state __attribute__((tls_model("initial-exec")));
+
+pthread_mutex_t w15_threads_lock = PTHREAD_MUTEX_INITIALIZER;
+w15_thread_t *w15_threads;
+int w15_have_membarrier;
+
+static pthread_key_t thread_key;
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+
+void w15_thread_name(char *name)
+{
+    int e = errno;
+    if (prctl(PR_GET_NAME, name, 0, 0, 0) != 0)
+        name[0] = 0;
+    name[16] = 0;
+    errno = e;
+}
+
+static void thread_exit(void *p);
+
+static void make_key(void)
+{
+    pthread_key_create(&thread_key, thread_exit);
+    if (syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0)
+        w15_have_membarrier = 1;
+}
+
+void w15_heavy_fence(void)
+{
+    if (w15_have_membarrier)
+        syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+    atomic_thread_fence(memory_order_seq_cst);
+}
+
+w15_thread_t *w15_thread_slow(void)
+{
+    if (tls_state)
+        return NULL;
+    int e = errno;
+    tls_state = 1;
+    if (atomic_load(&w15_state) == W15_ST_UNINIT)
+        w15_start();
+    w15_thread_t *t = NULL;
+    if (atomic_load(&w15_state) == W15_ST_ON) {
+        pthread_once(&key_once, make_key);
+        t = calloc(1, sizeof *t);
+        if (!t || w15_output_fresh(&t->buf)) {
+            free(t);
+            t = NULL;
+            w15_fail("out of memory for a thread buffer; recording stopped");
+        } else {
+            t->tid = (uint32_t)syscall(SYS_gettid);
+            t->epoch = atomic_load_explicit(&w15_flush_epoch, memory_order_relaxed);
+            pthread_mutex_lock(&w15_threads_lock);
+            t->next = w15_threads;
+            if (w15_threads)
+                w15_threads->prev = t;
+            w15_threads = t;
+            pthread_mutex_unlock(&w15_threads_lock);
+            pthread_setspecific(thread_key, t);
+            w15_tls = t;
+        }
+    }
+    tls_state = t ? 0 : (atomic_load(&w15_state) == W15_ST_UNINIT ? 0 : 2);
+    errno = e;
+    return t;
+}
+
+void w15_thread_submit(w15_thread_t *t)
+{
+    int e = errno;
+    w15_buf_t b = t->buf;
+    b.len = b.committed;
+    if (w15_output_fresh(&t->buf)) {
+        t->buf = b;
+        t->buf.len = t->buf.committed = 0;
+        t->buf.nblobs = 0;
+        w15_fail("out of memory for a thread buffer; recording stopped");
+    } else if (b.committed) {
+        w15_output_push(&b, 1);
+    } else {
+        w15_buf_free(&b);
+    }
+    t->epoch = atomic_load_explicit(&w15_flush_epoch, memory_order_relaxed);
+    if (t->wtf_zone)
+        w15_timing_thread_exit(t); /* flushes the zone's events */
+    errno = e;
+}
+
+static void unlink_thread(w15_thread_t *t)
+{
+    if (t->prev)
+        t->prev->next = t->next;
+    else
+        w15_threads = t->next;
+    if (t->next)
+        t->next->prev = t->prev;
+    t->next = t->prev = NULL;
+}
+
+static void thread_exit(void *p)
+{
+    w15_thread_t *t = p;
+    int e = errno;
+    tls_state = 2;
+    w15_tls = NULL;
+    pthread_mutex_lock(&w15_threads_lock);
+    unlink_thread(t);
+    pthread_mutex_unlock(&w15_threads_lock);
+    /* private now: nobody else can reach t */
+    if (t->wtf_zone)
+        w15_timing_thread_exit(t);
+    t->buf.len = t->buf.committed;
+    if (t->buf.committed && atomic_load(&w15_state) == W15_ST_ON)
+        w15_output_push(&t->buf, 1);
+    w15_buf_free(&t->buf);
+    free(t);
+    errno = e;
+}
+
+/* Try to take t's committed bytes (output thread or exit path; caller
+ * holds w15_threads_lock).  Returns 1 when taken or nothing to take. */
+static int steal(w15_thread_t *t, int wait_ms, int nowait_push)
+{
+    /* at exit (wait_ms > 0) also wait for an idle buffer's owner to leave
+     * its call: the timing zone is closed next */
+    if (!__atomic_load_n(&t->buf.committed, __ATOMIC_ACQUIRE) && !wait_ms)
+        return 1;
+    atomic_store_explicit(&t->steal_req, 1, memory_order_relaxed);
+    w15_heavy_fence();
+    int taken = 0;
+    for (int i = 0;; i++) {
+        if (!atomic_load_explicit(&t->in_call, memory_order_acquire)) {
+            if (!__atomic_load_n(&t->buf.committed, __ATOMIC_ACQUIRE)) {
+                taken = 1;
+                break;
+            }
+            w15_buf_t fresh;
+            if (w15_output_fresh(&fresh) == 0) {
+                w15_buf_t b = t->buf;
+                b.len = b.committed;
+                t->buf = fresh;
+                t->epoch = atomic_load_explicit(&w15_flush_epoch, memory_order_relaxed);
+                if (t->wtf_zone)
+                    w15_timing_thread_exit(t); /* owner parked: we may flush its zone */
+                w15_output_push(&b, !nowait_push);
+                taken = 1;
+            }
+            break;
+        }
+        if (i >= wait_ms)
+            break;
+        /* the owner is inside a call: it parks (in_call = 0) at its next
+         * call when it sees steal_req */
+        struct timespec ts = { 0, 1000000 };
+        nanosleep(&ts, NULL);
+    }
+    atomic_store_explicit(&t->steal_req, 0, memory_order_release);
+    return taken;
+}
+
+void w15_threads_collect(int all)
+{
+    if (!all && !w15_have_membarrier)
+        return;
+    uint32_t ep = atomic_load_explicit(&w15_flush_epoch, memory_order_relaxed);
+    w15_thread_t *self = w15_tls;
+    if (all) {
+        pthread_mutex_lock(&w15_threads_lock);
+    } else if (pthread_mutex_trylock(&w15_threads_lock) != 0) {
+        /* the output thread never waits for this lock: its holder may be
+         * waiting for the output thread (queue full at exit) */
+        return;
+    }
+    for (w15_thread_t *t = w15_threads; t; t = t->next) {
+        if (t == self) {
+            /* exit path: our own buffer, we are not inside a call */
+            if (all && t->buf.committed)
+                w15_thread_submit(t);
+            continue;
+        }
+        if (all)
+            steal(t, 200, 0);
+        else if (ep - t->epoch >= 2)
+            steal(t, 0, 1);
+    }
+    pthread_mutex_unlock(&w15_threads_lock);
+}

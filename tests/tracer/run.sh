@@ -1,0 +1,247 @@
+#!/bin/sh
+# run.sh TEST LIBWIP15 TAPP TCHECK WORKDIR -- one runtime test of libwip15.so.
+# Exit 0 pass, 1 fail, 77 skip (no EGL surfaceless).
+set -u
+t=$1 lib=$2 tapp=$3 tcheck=$4 work=$5
+rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
+export EGL_PLATFORM=surfaceless
+unset WIP15_OUTPUT WIP15_FRAMES WIP15_MAX_SIZE WIP15_STREAM WIP15_COMPRESSION WIP15_STATUS_FD
+export WIP15_TIMING=off
+
+fail() { echo "FAIL($t): $*"; [ -f check.txt ] && sed 's/^/  | /' check.txt | head -40; exit 1; }
+expect() { grep -q -- "$1" check.txt || fail "expected '$1' in the trace summary"; }
+reject() { ! grep -q -- "$1" check.txt || fail "did not expect '$1'"; }
+check() { "$tcheck" "$1" > check.txt 2>&1; }
+
+# does EGL work here at all?
+"$tapp" basic > /dev/null 2>&1 || { echo "SKIP: tapp does not run without the tracer"; exit 77; }
+
+run() { LD_PRELOAD="$lib" "$@"; }
+
+case $t in
+basic)
+    run "$tapp" basic > out.txt 2> err.txt || fail "tapp failed: $(cat err.txt)"
+    grep -q "tapp: done" out.txt || fail "app output changed"
+    check w15_tapp.wip15
+    expect "end END"
+    expect "tracebegin .*w15_tapp args=2"
+    expect "func eglMakeCurrent 1"
+    expect "func glClear 3"
+    expect "func eglSwapBuffers 3"
+    expect "func wip15ThreadSwitch"
+    expect "shader-source attribute vec4 pos;|void main() { gl_Position = pos; }|"
+    expect "bufferdata 4096 ok"
+    expect "clearcolor 0.25 0.5 0.75 1"
+    expect "readpixels 64"
+    expect "getshaderiv 1"
+    expect "threads 1"
+    expect "last glDeleteShader"
+    reject "seq-error"
+    # a second run never overwrites the first
+    run "$tapp" basic > /dev/null 2>&1
+    [ -f w15_tapp.1.wip15 ] || fail "second trace not written as w15_tapp.1.wip15"
+    ;;
+threads)
+    run "$tapp" threads 4 > out.txt 2> err.txt || fail "tapp failed"
+    check w15_tapp.wip15
+    expect "end END"
+    expect "threads 5"   # main + 4
+    expect "func glVertexAttrib4f 4000"
+    expect "func eglMakeCurrent 8"
+    reject "seq-error"
+    reject "va-order-error"
+    ;;
+fork)
+    run "$tapp" fork > out.txt 2> err.txt || fail "tapp failed"
+    check w15_tapp.wip15
+    expect "end END"
+    reject "func glEnable 5"     # the child's 50 glEnable calls must not be here
+    expect "func glEnable 1"
+    expect "func glDisable 2"    # some_calls(1) + after the fork
+    n=$(ls *.wip15 | wc -l)
+    [ "$n" = 1 ] || fail "expected one trace file, got: $(ls)"
+    ;;
+segv)
+    # the last calls are still in the thread's buffer when the program dies:
+    # the signal handler writes them (raw, or as LZ4 frame blocks)
+    for stream in lz4 none; do
+        rm -f w15_tapp.wip15
+        WIP15_STREAM=$stream run "$tapp" segv > out.txt 2> err.txt
+        rc=$?
+        [ $rc -ge 128 ] || fail "expected death by signal, exit code $rc"
+        check w15_tapp.wip15
+        expect "func eglSwapBuffers 2"
+        expect "func glEnable 3"
+        expect "last glEnable"
+        reject "seq-error"
+        grep -q "^end ERROR" check.txt && fail "trace unreadable (stream $stream)"
+    done
+    ;;
+exit)
+    run "$tapp" exit > out.txt 2> err.txt
+    rc=$?
+    [ $rc = 3 ] || fail "expected exit code 3, got $rc"
+    check w15_tapp.wip15
+    expect "end END"
+    expect "func glEnable 3"
+    expect "last glEnable"
+    ;;
+sigkill)
+    # (started directly, not through the shell function, so that $! is the
+    # program itself and kill -9 reaches it)
+    WIP15_STREAM=${SIGKILL_STREAM:-lz4} LD_PRELOAD="$lib" "$tapp" loop > out.txt 2> err.txt &
+    pid=$!
+    sleep 2
+    kill -9 $pid
+    wait $pid 2>/dev/null
+    kill -0 $pid 2>/dev/null && fail "the program survived kill -9"
+    check w15_tapp.wip15
+    grep -q "^end ERROR" check.txt && fail "trace unreadable"
+    frames=$(sed -n 's/^frames //p' check.txt)
+    made=$(sed -n 's/^frames //p' out.txt | tail -1)
+    # the trace may lose only what the last ~0.5 s of the 2 s run made
+    [ "${made:-0}" -ge 50 ] || fail "the program made only ${made:-0} frames"
+    [ "${frames:-0}" -ge $((made * 3 / 4)) ] || fail "only ${frames:-0} of ${made} frames survived SIGKILL"
+    reject "seq-error"
+    ;;
+unwritable)
+    WIP15_OUTPUT=/nonexistent/dir/x.wip15 run "$tapp" basic > out.txt 2> err.txt
+    rc=$?
+    [ $rc = 0 ] || fail "app exit code changed: $rc"
+    grep -q "tapp: done" out.txt || fail "app output changed"
+    n=$(grep -c "^wip15:" err.txt)
+    [ "$n" = 1 ] || fail "expected one wip15: line, got $n: $(cat err.txt)"
+    ;;
+idle)
+    # a thread that goes idle: its calls reach the file without thread exit
+    LD_PRELOAD="$lib" "$tapp" idle > out.txt 2> err.txt &
+    pid=$!
+    sleep 1.5
+    kill -9 $pid
+    wait $pid 2>/dev/null
+    kill -0 $pid 2>/dev/null && fail "the program survived kill -9"
+    check w15_tapp.wip15
+    expect "func glVertexAttrib4f 100"
+    ;;
+stream)
+    WIP15_STREAM=lz4 run "$tapp" basic > out.txt 2> err.txt || fail "tapp failed"
+    check w15_tapp.wip15
+    expect "end END"
+    expect "bufferdata 4096 ok"
+    expect "func glClear 3"
+    WIP15_COMPRESSION=zlib WIP15_OUTPUT=z.wip15 run "$tapp" basic > out.txt 2> err.txt || fail "tapp failed"
+    check z.wip15
+    expect "end END"
+    expect "bufferdata 4096 ok"
+    ;;
+frames)
+    WIP15_FRAMES=1-1 run "$tapp" basic > out.txt 2> err.txt || fail "tapp failed"
+    check w15_tapp.wip15
+    expect "end END"
+    expect "func eglSwapBuffers 1"
+    expect "func glClear 1"
+    reject "func glBufferData"
+    ;;
+maxsize)
+    WIP15_STREAM=none WIP15_MAX_SIZE=20k LD_PRELOAD="$lib" "$tapp" loop > out.txt 2> err.txt &
+    pid=$!
+    sleep 1.5
+    kill -9 $pid
+    wait $pid 2>/dev/null
+    kill -0 $pid 2>/dev/null && fail "the program survived kill -9"
+    grep -q "WIP15_MAX_SIZE" err.txt || fail "no max-size message: $(cat err.txt)"
+    sz=$(stat -c %s w15_tapp.wip15)
+    [ "$sz" -lt 300000 ] || fail "trace grew to $sz bytes"
+    check w15_tapp.wip15
+    grep -q "^end ERROR" check.txt && fail "trace unreadable"
+    ;;
+dlopen)
+    # glXGetProcAddress / dlsym paths through a dlopen'd libEGL: eglGetProcAddress
+    # must hand out our wrappers (calls through them are recorded)
+    run python3 - "$lib" > out.txt 2> err.txt <<'EOF' || fail "python ctypes program failed: $(cat err.txt)"
+import ctypes, sys
+egl = ctypes.CDLL("libEGL.so.1")
+gpa = egl.eglGetProcAddress
+gpa.restype = ctypes.c_void_p
+gpa.argtypes = [ctypes.c_char_p]
+p = gpa(b"glClear")
+self = ctypes.CDLL(sys.argv[1])
+mine = ctypes.cast(self.glClear, ctypes.c_void_p).value
+print("same" if p == mine else "different %r %r" % (p, mine))
+print("dlsym-same" if ctypes.cast(egl.eglGetDisplay, ctypes.c_void_p).value ==
+      ctypes.cast(self.eglGetDisplay, ctypes.c_void_p).value else "dlsym-different")
+EOF
+    grep -q "^same" out.txt || fail "eglGetProcAddress did not return our wrapper: $(cat out.txt)"
+    grep -q "^dlsym-same" out.txt || fail "dlsym(libEGL handle) did not return our wrapper: $(cat out.txt)"
+    ;;
+timing)
+    # WIP15_TIMING=draws: app.wtf-trace beside the trace; the real WTF loader
+    # (when node and the loader are there) sees one zone with the frames
+    WIP15_TIMING=draws WIP15_OUTPUT=app.wip15 run "$tapp" basic > out.txt 2> err.txt || fail "tapp failed"
+    [ -s app.wtf-trace ] || fail "no app.wtf-trace written: $(ls)"
+    check app.wip15
+    expect "end END"
+    if command -v node > /dev/null 2>&1 && [ -f "${WIP15_WTF_LOADER:-/nonexistent}" ] && [ -f "${W15_LOAD_WTF_JS:-/nonexistent}" ]; then
+        node "$W15_LOAD_WTF_JS" app.wtf-trace > wtf.json 2> /dev/null || fail "the WTF loader rejected app.wtf-trace: $(cat wtf.json)"
+        python3 - wtf.json <<'EOF' || fail "unexpected WTF content: $(cat wtf.json)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+zs = [z for z in d["zones"] if ":" in z["name"]]
+assert d["ok"] and len(zs) == 1, d
+z = zs[0]
+assert z["frames"] >= 2, z["frames"]
+assert z["scopes"].get("glClear") == 3, z["scopes"]
+assert z["scopes"].get("eglSwapBuffers") == 3, z["scopes"]
+EOF
+    else
+        echo "(WTF loader not available: checked the file exists only)"
+    fi
+    ;;
+cmdtrace)
+    # `wip15 trace`: options -> environment, exit status, where the trace went
+    [ -x "${W15_WIP15:-}" ] || { echo "SKIP: no wip15 command"; exit 77; }
+    "$W15_WIP15" trace --help > help.txt || fail "--help failed"
+    grep -q "WIP15_MAX_SIZE" help.txt || fail "--help does not document WIP15_MAX_SIZE"
+    "$W15_WIP15" trace --compression bogus -- true 2> err.txt
+    [ $? = 2 ] || fail "bad --compression is not a usage error"
+    "$W15_WIP15" trace -q -o mine.wip15 --stream none --frames 0- -- "$tapp" exit > out.txt 2> err.txt
+    rc=$?
+    [ $rc = 3 ] || fail "exit status not passed through: $rc"
+    grep -q "trace written to .*/mine.wip15" err.txt || fail "no 'trace written to': $(cat err.txt)"
+    check mine.wip15
+    expect "func glEnable 3"
+    "$W15_WIP15" trace -q -o seg.wip15 -- "$tapp" segv > out.txt 2> err.txt
+    rc=$?
+    [ $rc = 139 ] || fail "SIGSEGV not reported as 139: $rc"
+    grep -q "killed by signal 11" err.txt || fail "no 'killed by signal' message: $(cat err.txt)"
+    "$W15_WIP15" trace -q -- /nonexistent/program > out.txt 2> err.txt
+    [ $? = 127 ] || fail "missing program is not 127"
+    ;;
+busyexit)
+    # the program exits while another thread is inside GL calls all the time
+    run "$tapp" busyexit > out.txt 2> err.txt || fail "tapp failed: $(cat err.txt)"
+    check w15_tapp.wip15
+    expect "end END"
+    expect "func glClear 2"
+    expect "threads 2"      # main, the busy thread
+    reject "va-order-error"
+    reject "seq-error"
+    n=$(sed -n 's/^func glVertexAttrib4f //p' check.txt)
+    [ "${n:-0}" -ge 1000 ] || fail "only ${n:-0} calls of the busy thread"
+    ;;
+pixels)
+    # pixel-transfer sizes under the pixel-store state (GLES 3 context)
+    run "$tapp" pixels > out.txt 2> err.txt || fail "tapp failed: $(cat err.txt)"
+    check w15_tapp.wip15
+    expect "end END"
+    grep '^pixels ' check.txt | awk '{print $3}' | tr '\n' ' ' > sizes.txt
+    want="33 27 22 116 16 12 16 64 28 0 "
+    [ "$(cat sizes.txt)" = "$want" ] || fail "pixel sizes: got '$(cat sizes.txt)', want '$want'"
+    expect "ptrx glTexImage2D 8 16"     # PBO offset 16 of param 8 (pixels)
+    ;;
+*)
+    fail "unknown test"
+    ;;
+esac
+echo "PASS($t)"
+exit 0

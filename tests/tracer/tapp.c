@@ -1,0 +1,268 @@
+/* tapp.c -- the GL program the runtime tests run under LD_PRELOAD.
+ * Headless EGL (Mesa surfaceless) + GLES2 on a pbuffer.
+ *   tapp basic       strings, arrays, blobs, readback, 3 frames
+ *   tapp threads N   N threads, each its own context, 1000 calls each
+ *   tapp fork        calls, fork; the child calls GL too; both exit 0
+ *   tapp segv        calls, then a NULL dereference
+ *   tapp exit        calls, then _exit(3)
+ *   tapp loop        frames forever (killed by the test)
+ *   tapp idle        a thread makes 100 calls and sleeps; main sleeps
+ *   tapp busyexit    a thread calls GL without pause; main exits meanwhile
+ *   tapp pixels      GLES3 pixel transfers under various pixel-store states
+ * Prints "tapp: done" (stdout) on success paths. */
+#define _GNU_SOURCE
+#include <EGL/egl.h>
+#include <GLES3/gl3.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define CHECK(c, msg)                                                         \
+    do {                                                                      \
+        if (!(c)) {                                                           \
+            fprintf(stderr, "tapp: %s\n", msg);                               \
+            exit(77);                                                         \
+        }                                                                     \
+    } while (0)
+
+static EGLDisplay dpy;
+static EGLConfig cfg;
+static int es_version = 2;
+
+static void egl_init(void)
+{
+    dpy = eglGetDisplay(EGL_DEFAULT_DISPLAY);
+    CHECK(dpy != EGL_NO_DISPLAY, "no display");
+    CHECK(eglInitialize(dpy, NULL, NULL), "eglInitialize");
+    CHECK(eglBindAPI(EGL_OPENGL_ES_API), "eglBindAPI");
+    const EGLint attrs[] = { EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE,
+                             es_version >= 3 ? 0x40 /* EGL_OPENGL_ES3_BIT */ : EGL_OPENGL_ES2_BIT,
+                             EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_NONE };
+    EGLint n = 0;
+    CHECK(eglChooseConfig(dpy, attrs, &cfg, 1, &n) && n == 1, "eglChooseConfig");
+}
+
+static EGLSurface make_current(EGLContext *ctxp)
+{
+    const EGLint cattrs[] = { EGL_CONTEXT_CLIENT_VERSION, es_version, EGL_NONE };
+    EGLContext ctx = eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, cattrs);
+    CHECK(ctx != EGL_NO_CONTEXT, "eglCreateContext");
+    const EGLint pattrs[] = { EGL_WIDTH, 64, EGL_HEIGHT, 64, EGL_NONE };
+    EGLSurface s = eglCreatePbufferSurface(dpy, cfg, pattrs);
+    CHECK(s != EGL_NO_SURFACE, "eglCreatePbufferSurface");
+    CHECK(eglMakeCurrent(dpy, s, s, ctx), "eglMakeCurrent");
+    *ctxp = ctx;
+    return s;
+}
+
+static const char *vs_src = "attribute vec4 pos;\nvoid main() { gl_Position = pos; }\n";
+
+static void some_calls(int frames, EGLSurface s)
+{
+    static const float verts[] = { 0.f, 0.5f, -0.5f, -0.5f, 0.5f, -0.5f };
+    GLuint buf = 0;
+    glGenBuffers(1, &buf);
+    glBindBuffer(GL_ARRAY_BUFFER, buf);
+    unsigned char blob[4096];
+    for (int i = 0; i < (int)sizeof blob; i++)
+        blob[i] = (unsigned char)(i * 7 + (i >> 5));
+    glBufferData(GL_ARRAY_BUFFER, sizeof blob, blob, GL_STATIC_DRAW);
+    glBufferSubData(GL_ARRAY_BUFFER, 0, sizeof verts, verts);
+    GLuint sh = glCreateShader(GL_VERTEX_SHADER);
+    glShaderSource(sh, 1, &vs_src, NULL);
+    glCompileShader(sh);
+    GLint ok = 0;
+    glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
+    const GLubyte *ver = glGetString(GL_VERSION);
+    (void)ver;
+    for (int f = 0; f < frames; f++) {
+        glClearColor(0.25f, 0.5f, 0.75f, 1.0f);
+        glClear(GL_COLOR_BUFFER_BIT);
+        glEnable(GL_BLEND);
+        glDisable(GL_BLEND);
+        eglSwapBuffers(dpy, s);
+    }
+    unsigned char px[4 * 4 * 4];
+    glPixelStorei(GL_PACK_ALIGNMENT, 4);
+    glReadPixels(0, 0, 4, 4, GL_RGBA, GL_UNSIGNED_BYTE, px);
+    glDeleteBuffers(1, &buf);
+    glDeleteShader(sh);
+}
+
+typedef struct { int idx; int calls; } targ_t;
+
+static void *thread_main(void *p)
+{
+    targ_t *a = p;
+    EGLContext ctx;
+    EGLSurface s = make_current(&ctx);
+    (void)s;
+    for (int i = 0; i < a->calls; i++)
+        glVertexAttrib4f(0, (float)a->idx, (float)i, 0.f, 1.f);
+    glFinish();
+    eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    return NULL;
+}
+
+static void *busy_main(void *p)
+{
+    (void)p;
+    EGLContext ctx;
+    make_current(&ctx);
+    for (long i = 0;; i++)
+        glVertexAttrib4f(2, 0.f, (float)(i & 0xffffff), 0.f, 1.f);
+    return NULL;
+}
+
+static void *idle_main(void *p)
+{
+    (void)p;
+    EGLContext ctx;
+    make_current(&ctx);
+    for (int i = 0; i < 100; i++)
+        glVertexAttrib4f(1, (float)i, 0.f, 0.f, 1.f);
+    sleep(30);
+    return NULL;
+}
+
+/* Uploads/readbacks whose byte counts run.sh checks (see the comments). */
+static void pixel_calls(void)
+{
+    static unsigned char src[4096];
+    unsigned char dst[4096];
+    GLuint tex[2], pbo;
+    glGenTextures(2, tex);
+    glBindTexture(GL_TEXTURE_2D, tex[0]);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGB, 3, 3, 0, GL_RGB, GL_UNSIGNED_BYTE, src);            /* 2*12+9 = 33 */
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGB, 3, 3, 0, GL_RGB, GL_UNSIGNED_BYTE, src);            /* 27 */
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, 5, 2, 0, GL_RGBA, GL_UNSIGNED_SHORT_4_4_4_4, src); /* 12+10 = 22 */
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, 8);
+    glPixelStorei(GL_UNPACK_SKIP_PIXELS, 1);
+    glPixelStorei(GL_UNPACK_SKIP_ROWS, 2);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, 4, 2, 0, GL_RGBA, GL_UNSIGNED_BYTE, src);          /* 64+32+20 = 116 */
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+    glPixelStorei(GL_UNPACK_SKIP_PIXELS, 0);
+    glPixelStorei(GL_UNPACK_SKIP_ROWS, 0);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_DEPTH24_STENCIL8, 2, 2, 0, GL_DEPTH_STENCIL, GL_UNSIGNED_INT_24_8, src); /* 16 */
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_R11F_G11F_B10F, 3, 1, 0, GL_RGB, GL_UNSIGNED_INT_10F_11F_11F_REV, src); /* 12 */
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_DEPTH32F_STENCIL8, 2, 1, 0, GL_DEPTH_STENCIL, GL_FLOAT_32_UNSIGNED_INT_24_8_REV, src); /* 16 */
+    glBindTexture(GL_TEXTURE_3D, tex[1]);
+    glPixelStorei(GL_UNPACK_IMAGE_HEIGHT, 3);
+    glPixelStorei(GL_UNPACK_SKIP_IMAGES, 1);
+    glTexImage3D(GL_TEXTURE_3D, 0, GL_RGBA, 2, 2, 2, 0, GL_RGBA, GL_UNSIGNED_BYTE, src);      /* 2*24+8+8 = 64 */
+    glPixelStorei(GL_UNPACK_IMAGE_HEIGHT, 0);
+    glPixelStorei(GL_UNPACK_SKIP_IMAGES, 0);
+    glPixelStorei(GL_PACK_ALIGNMENT, 8);
+    glReadPixels(0, 0, 3, 2, GL_RGBA, GL_UNSIGNED_BYTE, dst);                                  /* 16+12 = 28 */
+    glPixelStorei(GL_PACK_ALIGNMENT, 4);
+    /* a pixel-unpack buffer: the pointer is an offset, recorded in wip15.ptr */
+    glGenBuffers(1, &pbo);
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, pbo);
+    glBufferData(GL_PIXEL_UNPACK_BUFFER, 1024, NULL, GL_STREAM_DRAW);
+    glBindTexture(GL_TEXTURE_2D, tex[0]);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, 2, 2, 0, GL_RGBA, GL_UNSIGNED_BYTE, (const void *)16);
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    glDeleteBuffers(1, &pbo);
+    glDeleteTextures(2, tex);
+}
+
+int main(int argc, char **argv)
+{
+    const char *mode = argc > 1 ? argv[1] : "basic";
+    if (!strcmp(mode, "pixels"))
+        es_version = 3;
+    egl_init();
+    if (!strcmp(mode, "threads")) {
+        int n = argc > 2 ? atoi(argv[2]) : 4;
+        pthread_t th[16];
+        targ_t a[16];
+        for (int i = 0; i < n && i < 16; i++) {
+            a[i].idx = i;
+            a[i].calls = 1000;
+            pthread_create(&th[i], NULL, thread_main, &a[i]);
+        }
+        for (int i = 0; i < n && i < 16; i++)
+            pthread_join(th[i], NULL);
+        printf("tapp: done\n");
+        return 0;
+    }
+    if (!strcmp(mode, "busyexit")) {
+        pthread_t th;
+        pthread_create(&th, NULL, busy_main, NULL);
+        EGLContext ctx;
+        EGLSurface s = make_current(&ctx);
+        some_calls(2, s);
+        struct timespec ts = { 0, 300000000 };
+        nanosleep(&ts, NULL);
+        printf("tapp: done\n");
+        fflush(stdout);
+        _exit(0); /* flushes like exit(), without Mesa's destructors racing the busy thread */
+    }
+    if (!strcmp(mode, "idle")) {
+        pthread_t th;
+        pthread_create(&th, NULL, idle_main, NULL);
+        sleep(30);
+        return 0;
+    }
+    EGLContext ctx;
+    EGLSurface s = make_current(&ctx);
+    if (!strcmp(mode, "pixels")) {
+        pixel_calls();
+        printf("tapp: done\n");
+        return 0;
+    }
+    if (!strcmp(mode, "basic")) {
+        some_calls(3, s);
+        printf("tapp: done\n");
+        return 0;
+    }
+    if (!strcmp(mode, "fork")) {
+        some_calls(1, s);
+        fflush(stdout);
+        pid_t pid = fork();
+        if (pid == 0) {
+            for (int i = 0; i < 50; i++)
+                glEnable(GL_DEPTH_TEST); /* must not reach the parent's trace */
+            _exit(0);
+        }
+        int st = 0;
+        waitpid(pid, &st, 0);
+        glDisable(GL_CULL_FACE);
+        printf("tapp: done\n");
+        return WIFEXITED(st) ? WEXITSTATUS(st) : 99;
+    }
+    if (!strcmp(mode, "segv")) {
+        some_calls(2, s);
+        glEnable(GL_SCISSOR_TEST); /* the last call before the crash */
+        volatile int *p = NULL;
+        *p = 1;
+        return 0;
+    }
+    if (!strcmp(mode, "exit")) {
+        some_calls(2, s);
+        glEnable(GL_SCISSOR_TEST);
+        _exit(3);
+    }
+    if (!strcmp(mode, "loop")) {
+        for (long f = 0;; f++) {
+            glClearColor((float)(f % 256) / 255.f, 0.f, 0.f, 1.f);
+            glClear(GL_COLOR_BUFFER_BIT);
+            eglSwapBuffers(dpy, s);
+            if (f % 20 == 19) {
+                printf("frames %ld\n", f + 1); /* how far the program got (sigkill test) */
+                fflush(stdout);
+            }
+            struct timespec ts = { 0, 2000000 };
+            nanosleep(&ts, NULL);
+        }
+    }
+    fprintf(stderr, "tapp: unknown mode %s\n", mode);
+    return 2;
+}

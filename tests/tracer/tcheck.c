@@ -1,0 +1,164 @@
+/* tcheck.c -- reads a trace with the format library and prints facts the
+ * runtime tests (run.sh) check:
+ *   end END|TRUNCATED|ERROR <message>
+ *   calls N / threads N / last NAME / frames N
+ *   func NAME COUNT            (one line per function)
+ *   seq-error ...              (a ThreadSwitch first_seq that is not the
+ *                               number of calls seen on that thread)
+ *   va-order-error ...         (glVertexAttrib4f(idx, tid_idx, i) not in order)
+ *   shader-source <text>       (glShaderSource string, newlines as |)
+ *   bufferdata <size> ok|bad   (the glBufferData blob round-trips the pattern)
+ *   clearcolor R G B A
+ *   readpixels <bytes>
+ *   getshaderiv <count>
+ *   extra NAME on FUNC
+ *   tracebegin <program> args=N
+ *   pixels FUNC BYTES          (the Data argument of glTex*Image*, glReadPixels)
+ *   ptrx FUNC PARAM VALUE      (each wip15.ptr entry)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wip15/format.h"
+
+#define MAXF 8192
+static uint64_t counts[MAXF];
+static const char *names[MAXF];
+
+typedef struct { uint64_t tid, seen; long va_next[16]; } thr_t;
+static thr_t thr[256];
+static int nthr;
+
+static thr_t *get_thr(uint64_t tid)
+{
+    for (int i = 0; i < nthr; i++)
+        if (thr[i].tid == tid)
+            return &thr[i];
+    if (nthr == 256)
+        return &thr[255];
+    thr[nthr].tid = tid;
+    thr[nthr].seen = 0;
+    memset(thr[nthr].va_next, 0, sizeof thr[nthr].va_next);
+    return &thr[nthr++];
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: tcheck FILE\n");
+        return 2;
+    }
+    w15_error_t err;
+    w15_reader_t *r = w15_reader_open(argv[1], &err);
+    if (!r) {
+        printf("end ERROR %s\n", err.msg);
+        return 1;
+    }
+    w15_op_t op;
+    w15_next_t n;
+    uint64_t calls = 0, frames = 0;
+    thr_t *cur = NULL;
+    const char *last = "";
+    char lastbuf[256] = "";
+    while ((n = w15_reader_next(r, &op, &err)) <= W15_NEXT_CALL) {
+        if (n != W15_NEXT_CALL)
+            continue;
+        const w15_call_t *c = op.call;
+        const char *name = c->func->name;
+        uint32_t fi = c->func->index;
+        if (fi < MAXF) {
+            counts[fi]++;
+            names[fi] = name;
+        }
+        calls++;
+        for (uint32_t i = 0; i < c->nextras; i++) {
+            const w15_extra_t *x = &c->extras[i];
+            printf("extra %.*s on %s\n", (int)x->name.len, x->name.ptr, name);
+            if (x->name.len == 9 && !memcmp(x->name.ptr, "wip15.ptr", 9)) {
+                const uint8_t *d = w15_reader_blob(r, &x->data, &err);
+                for (uint32_t k = 0; d && k + 12 <= x->data.size; k += 12) {
+                    uint32_t pi = (uint32_t)d[k] | (uint32_t)d[k + 1] << 8 | (uint32_t)d[k + 2] << 16 |
+                                  (uint32_t)d[k + 3] << 24;
+                    uint64_t pv = 0;
+                    for (int b = 7; b >= 0; b--)
+                        pv = pv << 8 | d[k + 4 + b];
+                    printf("ptrx %s %u %llu\n", name, pi, (unsigned long long)pv);
+                }
+            }
+        }
+        if (!strcmp(name, "wip15ThreadSwitch")) {
+            cur = get_thr(c->args[0].v.u[0]);
+            uint64_t first = c->args[2].v.u[0];
+            if (first != cur->seen)
+                printf("seq-error tid %llu first_seq %llu seen %llu\n", (unsigned long long)cur->tid,
+                       (unsigned long long)first, (unsigned long long)cur->seen);
+            continue;
+        }
+        if (!strcmp(name, "wip15TraceBegin")) {
+            printf("tracebegin %.*s args=%u\n", (int)c->args[0].v.s[0].len, c->args[0].v.s[0].ptr,
+                   c->args[1].count);
+            continue;
+        }
+        if (!cur) {
+            printf("seq-error call %s before any ThreadSwitch\n", name);
+            continue;
+        }
+        cur->seen++;
+        snprintf(lastbuf, sizeof lastbuf, "%s", name);
+        last = lastbuf;
+        if (!strcmp(name, "eglSwapBuffers"))
+            frames++;
+        if (!strcmp(name, "glVertexAttrib4f")) {
+            uint64_t idx = c->args[0].v.u[0];
+            long i = (long)c->args[2].v.f[0];
+            if (idx < 16) {
+                if (i != cur->va_next[idx])
+                    printf("va-order-error tid %llu idx %llu got %ld want %ld\n",
+                           (unsigned long long)cur->tid, (unsigned long long)idx, i, cur->va_next[idx]);
+                cur->va_next[idx] = i + 1;
+            }
+        }
+        if (!strcmp(name, "glShaderSource") && c->args[2].count >= 1) {
+            const w15_str_t *s = &c->args[2].v.s[0];
+            printf("shader-source ");
+            for (uint32_t k = 0; k < s->len; k++)
+                putchar(s->ptr[k] == '\n' ? '|' : s->ptr[k]);
+            putchar('\n');
+        }
+        if (!strcmp(name, "glBufferData") && c->args[2].type.base == W15_DATA) {
+            const w15_blob_t *b = &c->args[2].v.data[0];
+            const uint8_t *d = w15_reader_blob(r, b, &err);
+            int ok = d && b->size == 4096;
+            for (uint32_t k = 0; ok && k < b->size; k++)
+                ok = d[k] == (uint8_t)(k * 7 + (k >> 5));
+            printf("bufferdata %u %s\n", b->size, ok ? "ok" : "bad");
+        }
+        if (!strcmp(name, "glClearColor"))
+            printf("clearcolor %g %g %g %g\n", c->args[0].v.f[0], c->args[1].v.f[0], c->args[2].v.f[0],
+                   c->args[3].v.f[0]);
+        if (!strcmp(name, "glReadPixels") && c->args[6].type.base == W15_DATA)
+            printf("readpixels %u\n", c->args[6].v.data[0].size);
+        if (!strncmp(name, "glTex", 5) || !strcmp(name, "glReadPixels")) {
+            for (uint32_t k = c->func->nargs; k-- > 0;) {
+                if (c->args[k].type.base == W15_DATA && !c->args[k].type.is_array) {
+                    printf("pixels %s %u\n", name, c->args[k].v.data[0].size);
+                    break;
+                }
+            }
+        }
+        if (!strcmp(name, "glGetShaderiv"))
+            printf("getshaderiv %u\n", c->args[2].count);
+    }
+    for (uint32_t i = 0; i < MAXF; i++)
+        if (counts[i])
+            printf("func %s %llu\n", names[i], (unsigned long long)counts[i]);
+    printf("calls %llu\nthreads %d\nframes %llu\nlast %s\n", (unsigned long long)calls, nthr,
+           (unsigned long long)frames, last);
+    if (n == W15_NEXT_END)
+        printf("end END\n");
+    else
+        printf("end %s %s\n", n == W15_NEXT_TRUNCATED ? "TRUNCATED" : "ERROR", err.msg);
+    w15_reader_close(r);
+    return n == W15_NEXT_ERROR;
+}
