@@ -104,35 +104,35 @@ static int exists(const char *p)
     return stat(p, &st) == 0;
 }
 
-/* libwip15.so: the build tree's when this wip15 runs from the build tree,
- * else the installed one. */
+/* Where libwip15.so is, in this order:
+ *  1. running from the build tree: the build tree's library;
+ *  2. next to the executable, as `cmake --install` lays it out
+ *     (PREFIX/bin/wip15 -> PREFIX/lib/wip15/libwip15.so), whatever PREFIX
+ *     was chosen at install time;
+ *  3. the install directory configured at build time.
+ * The result is an absolute path. */
 static int find_lib(char *out, size_t n)
 {
     char exe[PATH_MAX];
     ssize_t l = readlink("/proc/self/exe", exe, sizeof exe - 1);
     exe[l > 0 ? l : 0] = 0;
-    const char *build = WIP15_LIBDIR_BUILD;
-    /* the build tree root is WIP15_LIBDIR_BUILD without "/src/tracer" */
-    char root[PATH_MAX];
-    snprintf(root, sizeof root, "%s", build);
+
+    char root[PATH_MAX]; /* the build tree: WIP15_LIBDIR_BUILD less "/src/tracer" */
+    snprintf(root, sizeof root, "%s", WIP15_LIBDIR_BUILD);
     char *cut = strstr(root, "/src/tracer");
     if (cut)
         *cut = 0;
-    int in_build = root[0] && !strncmp(exe, root, strlen(root)) && exe[strlen(root)] == '/';
-    const char *order[2] = { in_build ? build : WIP15_LIBDIR_INSTALL, in_build ? WIP15_LIBDIR_INSTALL : build };
-    for (int i = 0; i < 2; i++) {
-        if (!order[i][0])
-            continue;
-        snprintf(out, n, "%s/libwip15.so", order[i]);
+    size_t rl = strlen(root);
+    if (rl && !strncmp(exe, root, rl) && exe[rl] == '/') {
+        snprintf(out, n, "%s/libwip15.so", WIP15_LIBDIR_BUILD);
         if (exists(out))
             return 0;
     }
-    /* relocated install: PREFIX/bin/wip15 -> PREFIX/lib/wip15/libwip15.so */
     char *slash = strrchr(exe, '/');
     if (slash) {
         *slash = 0;
-        const char *rel[] = { "/../lib/wip15", "/../lib64/wip15", "/../lib/x86_64-linux-gnu/wip15",
-                              "/../src/tracer" };
+        static const char *const rel[] = { "/../lib/wip15", "/../lib64/wip15",
+                                           "/../lib/x86_64-linux-gnu/wip15" };
         for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
             char p[PATH_MAX + 64];
             snprintf(p, sizeof p, "%s%s/libwip15.so", exe, rel[i]);
@@ -140,7 +140,8 @@ static int find_lib(char *out, size_t n)
                 return 0;
         }
     }
-    return -1;
+    snprintf(out, n, "%s/libwip15.so", WIP15_LIBDIR_INSTALL);
+    return exists(out) ? 0 : -1;
 }
 
 int cmd_trace(int argc, char **argv)
@@ -207,8 +208,10 @@ int cmd_trace(int argc, char **argv)
     }
     char lib[PATH_MAX];
     if (find_lib(lib, sizeof lib)) {
-        fprintf(stderr, "wip15: trace: libwip15.so not found (looked in %s and %s)\n", WIP15_LIBDIR_BUILD,
-                WIP15_LIBDIR_INSTALL);
+        fprintf(stderr,
+                "wip15: trace: libwip15.so not found (looked in the build tree %s, in ../lib/wip15 "
+                "next to this program and in %s)\n",
+                WIP15_LIBDIR_BUILD, WIP15_LIBDIR_INSTALL);
         return 1;
     }
 
