@@ -31,10 +31,10 @@ xvfb_start
 trap xvfb_stop EXIT
 
 mkdir -p out
-rm -f out/demo.wip15 out/demo.wtf-trace
+rm -f out/demo.wip15 out/demo.wtf-trace out/demo-frames.svg out/demo-chrome.json
 echo
-echo "== wip15 trace -o out/demo.wip15 -- $BUILD/tests/apps/demo_cube (Xvfb on DISPLAY=$DISPLAY) =="
-"$WIP15" trace -o out/demo.wip15 -- "$DEMO"
+echo "== wip15 trace --timing all -o out/demo.wip15 -- $BUILD/tests/apps/demo_cube (Xvfb on DISPLAY=$DISPLAY) =="
+"$WIP15" trace --timing all -o out/demo.wip15 -- "$DEMO"
 
 section() { echo; echo "== $* =="; }
 section "wip15 info out/demo.wip15"
@@ -46,9 +46,12 @@ section "wip15 dump out/demo.wip15 | head -40"
 { "$WIP15" dump out/demo.wip15 || true; } | head -40
 if [ -f out/demo.wtf-trace ]; then
   section "wip15 frames out/demo.wtf-trace"
-  "$WIP15" frames out/demo.wtf-trace || echo "demo.sh: wip15 frames failed (status $?)" >&2
+  "$WIP15" frames --top 8 --svg out/demo-frames.svg out/demo.wtf-trace || echo "demo.sh: wip15 frames failed (status $?)" >&2
+  section "wip15 export --chrome out/demo-chrome.json out/demo.wtf-trace"
+  "$WIP15" export --chrome out/demo-chrome.json out/demo.wtf-trace && echo "written out/demo-chrome.json"
 fi
 echo
-echo "Trace files: $(ls -1 out/demo.* | tr '\n' ' ')"
-echo "Next: wip15 dump --json out/demo.wip15, wip15 verify out/demo.wip15;"
-echo "out/demo.wtf-trace opens in the Web Tracing Framework UI."
+echo "Files: $(ls -1 out/demo* | tr '\n' ' ')"
+echo "Next: wip15 dump --json out/demo.wip15 | jq ., wip15 verify out/demo.wip15;"
+echo "out/demo-frames.svg is a frame-time chart; out/demo-chrome.json opens in"
+echo "Perfetto (ui.perfetto.dev) or chrome://tracing; out/demo.wtf-trace in the WTF UI."
