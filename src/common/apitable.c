@@ -45,7 +45,7 @@ int w15_group_lookup(const char *name)
 /* In e[0..n) (sorted by value, preferred name first among equal values)
  * the best name for `value`: the first one defined for `api_mask`, else the
  * first one.  NULL when the value is absent. */
-static const char *find(const w15_enum_sig_t *e, uint32_t n, uint64_t value, uint32_t api_mask)
+uint32_t w15_enum_lower_bound(const w15_enum_sig_t *e, uint32_t n, uint64_t value)
 {
     uint32_t lo = 0, hi = n;
     while (lo < hi) {
@@ -55,6 +55,12 @@ static const char *find(const w15_enum_sig_t *e, uint32_t n, uint64_t value, uin
         else
             hi = mid;
     }
+    return lo;
+}
+
+static const char *find(const w15_enum_sig_t *e, uint32_t n, uint64_t value, uint32_t api_mask)
+{
+    uint32_t lo = w15_enum_lower_bound(e, n, value);
     if (lo >= n || e[lo].value != value)
         return NULL;
     if (api_mask) {
@@ -65,15 +71,23 @@ static const char *find(const w15_enum_sig_t *e, uint32_t n, uint64_t value, uin
     return w15_str(e[lo].name);
 }
 
+const char *w15_group_enum_name(uint32_t g, uint64_t value, uint32_t api_mask)
+{
+    if (g >= w15_ngroups)
+        return NULL;
+    const w15_group_sig_t *gr = &w15_groups[g];
+    if (gr->first_enum > w15_nenums || gr->nenums > w15_nenums - gr->first_enum)
+        return NULL;
+    return find(w15_enums + gr->first_enum, gr->nenums, value, api_mask);
+}
+
 const char *w15_enum_name(uint32_t g, uint64_t value, uint32_t api_mask)
 {
-    const char *s = NULL;
     if (g != W15_NO_GROUP && g < w15_ngroups) {
-        const w15_group_sig_t *gr = &w15_groups[g];
-        if (gr->type != W15_GROUP_ENUM && gr->type != W15_GROUP_BITMASK)
+        uint8_t type = w15_groups[g].type;
+        if (type != W15_GROUP_ENUM && type != W15_GROUP_BITMASK)
             return NULL; /* an object namespace: values are names, not enums */
-        if (gr->first_enum <= w15_nenums && gr->nenums <= w15_nenums - gr->first_enum)
-            s = find(w15_enums + gr->first_enum, gr->nenums, value, api_mask);
+        const char *s = w15_group_enum_name(g, value, api_mask);
         if (s)
             return s;
     }

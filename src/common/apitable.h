@@ -181,6 +181,13 @@ static inline const char *w15_str(uint32_t off) { return w15_strpool + off; }
 int w15_func_lookup(const char *name);
 /* Group index by name, or -1. */
 int w15_group_lookup(const char *name);
+/* Index of the first entry of e[0..n) (sorted by value) whose value is not
+ * below `value`; n when there is none. */
+uint32_t w15_enum_lower_bound(const w15_enum_sig_t *e, uint32_t n, uint64_t value);
+/* Name of `value` among the enumerants of group `g` only (no fallback),
+ * preferring one defined for `api_mask` (0: any); NULL when the group does
+ * not list it. */
+const char *w15_group_enum_name(uint32_t g, uint64_t value, uint32_t api_mask);
 /* Name of `value` in group `g` (W15_NO_GROUP: any enumerant), preferring a
  * name defined for APIs in `api_mask` (0: any).  A value the group does not
  * know is looked up in w15_all_enums.  NULL when unknown, and always for an

@@ -828,28 +828,6 @@ static void sb_add(sbuf_t *b, const char *s)
     b->len += n;
 }
 
-#ifdef W15_HAVE_APITABLE
-/* Preferred name of `value` among the enumerants of table group `g` only
- * (w15_enum_name also searches every enumerant when the group has none). */
-static const char *group_find(int32_t g, uint64_t value)
-{
-    if (g < 0 || (uint32_t)g >= w15_ngroups)
-        return NULL;
-    const w15_group_sig_t *gs = &w15_groups[g];
-    if (gs->first_enum > w15_nenums || gs->nenums > w15_nenums - gs->first_enum)
-        return NULL;
-    const w15_enum_sig_t *e = w15_enums + gs->first_enum;
-    uint32_t lo = 0, hi = gs->nenums;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (e[mid].value < value)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < gs->nenums && e[lo].value == value ? w15_str(e[lo].name) : NULL;
-}
-#endif
 
 int w15t_enum_text(w15t_trace_t *t, uint32_t group, uint64_t value, char *buf, size_t cap)
 {
@@ -862,7 +840,7 @@ int w15t_enum_text(w15t_trace_t *t, uint32_t group, uint64_t value, char *buf, s
     if (g->type == W15_GROUP_ENUM) {
         const char *name = NULL;
 #ifdef W15_HAVE_APITABLE
-        name = group_find(w15t_gtable(t, group), value);
+        name = w15_group_enum_name((uint32_t)w15t_gtable(t, group), value, 0);
         /* gl.xml groups are incomplete: fall back to any enumerant of that
          * value, but not for small numbers, where names are ambiguous. */
         if (!name && value >= 0x100)
@@ -886,7 +864,7 @@ int w15t_enum_text(w15t_trace_t *t, uint32_t group, uint64_t value, char *buf, s
         sb_add(&sb, "0");
         return 1;
     }
-    const char *exact = group_find(gt, value);
+    const char *exact = w15_group_enum_name((uint32_t)gt, value, 0);
     if (exact) {
         sb_add(&sb, exact);
         return 1;
@@ -961,14 +939,7 @@ static int is_error_name(const char *n)
  * only (not an error code). */
 static const char *api_enum_name(uint64_t value, uint32_t api)
 {
-    uint32_t lo = 0, hi = w15_nall_enums;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (w15_all_enums[mid].value < value)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    uint32_t lo = w15_enum_lower_bound(w15_all_enums, w15_nall_enums, value);
     for (; lo < w15_nall_enums && w15_all_enums[lo].value == value; lo++)
         if ((w15_all_enums[lo].api & api) && !is_error_name(w15_str(w15_all_enums[lo].name)))
             return w15_str(w15_all_enums[lo].name);
