@@ -18,6 +18,18 @@ check() { "$tcheck" "$1" > check.txt 2>&1; }
 
 run() { LD_PRELOAD="$lib" "$@"; }
 
+# wtf_loads FILE: the real WTF loader (tests/wtf/load_wtf.js) opens FILE;
+# prints its JSON summary into wtf.json.  The loader is part of the test
+# set-up (scripts/setup.sh fetches it): missing is a failure, not a skip.
+wtf_loads() {
+    command -v node > /dev/null 2>&1 || fail "node is missing"
+    [ -f "${WIP15_WTF_LOADER:-/nonexistent}" ] || fail "the real WTF loader is missing: WIP15_WTF_LOADER=${WIP15_WTF_LOADER:-}"
+    [ -f "${W15_LOAD_WTF_JS:-/nonexistent}" ] || fail "tests/wtf/load_wtf.js is missing"
+    node "$W15_LOAD_WTF_JS" "$1" > wtf.json 2> wtf.err || fail "the WTF loader rejected $1: $(cat wtf.json wtf.err)"
+    python3 -c 'import json,sys; d=json.load(open("wtf.json")); sys.exit(0 if d.get("ok") else 1)' \
+        || fail "the WTF loader rejected $1: $(cat wtf.json)"
+}
+
 case $t in
 basic)
     run "$tapp" basic > out.txt 2> err.txt || fail "tapp failed: $(cat err.txt)"
@@ -66,9 +78,11 @@ segv)
     # the signal handler writes them (raw, or as LZ4 frame blocks)
     for stream in lz4 none; do
         rm -f w15_tapp.wip15
-        WIP15_STREAM=$stream run "$tapp" segv > out.txt 2> err.txt
+        rm -f w15_tapp.wtf-trace
+        WIP15_TIMING=all WIP15_STREAM=$stream run "$tapp" segv > out.txt 2> err.txt
         rc=$?
         [ $rc -ge 128 ] || fail "expected death by signal, exit code $rc"
+        wtf_loads w15_tapp.wtf-trace
         check w15_tapp.wip15
         expect "func eglSwapBuffers 2"
         expect "func glEnable 3"
@@ -89,12 +103,13 @@ exit)
 sigkill)
     # (started directly, not through the shell function, so that $! is the
     # program itself and kill -9 reaches it)
-    WIP15_STREAM=${SIGKILL_STREAM:-lz4} LD_PRELOAD="$lib" "$tapp" loop > out.txt 2> err.txt &
+    WIP15_TIMING=all WIP15_STREAM=${SIGKILL_STREAM:-lz4} LD_PRELOAD="$lib" "$tapp" loop > out.txt 2> err.txt &
     pid=$!
     sleep 2
     kill -9 $pid
     wait $pid 2>/dev/null
     kill -0 $pid 2>/dev/null && fail "the program survived kill -9"
+    wtf_loads w15_tapp.wtf-trace
     check w15_tapp.wip15
     grep -q "^end ERROR" check.txt && fail "trace unreadable"
     frames=$(sed -n 's/^frames //p' check.txt)
@@ -176,14 +191,13 @@ EOF
     ;;
 timing)
     # WIP15_TIMING=draws: app.wtf-trace beside the trace; the real WTF loader
-    # (when node and the loader are there) sees one zone with the frames
+    # sees one zone with the frames
     WIP15_TIMING=draws WIP15_OUTPUT=app.wip15 run "$tapp" basic > out.txt 2> err.txt || fail "tapp failed"
     [ -s app.wtf-trace ] || fail "no app.wtf-trace written: $(ls)"
     check app.wip15
     expect "end END"
-    if command -v node > /dev/null 2>&1 && [ -f "${WIP15_WTF_LOADER:-/nonexistent}" ] && [ -f "${W15_LOAD_WTF_JS:-/nonexistent}" ]; then
-        node "$W15_LOAD_WTF_JS" app.wtf-trace > wtf.json 2> /dev/null || fail "the WTF loader rejected app.wtf-trace: $(cat wtf.json)"
-        python3 - wtf.json <<'EOF' || fail "unexpected WTF content: $(cat wtf.json)"
+    wtf_loads app.wtf-trace
+    python3 - wtf.json <<'EOF' || fail "unexpected WTF content: $(cat wtf.json)"
 import json, sys
 d = json.load(open(sys.argv[1]))
 zs = [z for z in d["zones"] if ":" in z["name"]]
@@ -193,9 +207,6 @@ assert z["frames"] >= 2, z["frames"]
 assert z["scopes"].get("glClear") == 3, z["scopes"]
 assert z["scopes"].get("eglSwapBuffers") == 3, z["scopes"]
 EOF
-    else
-        echo "(WTF loader not available: checked the file exists only)"
-    fi
     ;;
 cmdtrace)
     # `wip15 trace`: options -> environment, exit status, where the trace went
