@@ -173,6 +173,7 @@ struct w15_reader {
     size_t inlen, inpos;
     uint64_t in_consumed;  /* compressed bytes consumed */
     size_t lz4_hint;       /* input size LZ4F expects next (one block at a time) */
+    int lz4_cut;           /* the file ended inside an LZ4 frame (no end mark) */
 
     w15_header_t hdr;
     map_t funcs, groups;
@@ -291,6 +292,9 @@ static int fill(w15_reader_t *r)
             return rc;
         if (rc == P_SHORT) {
             r->src_eof = 1;
+            /* LZ4F still expects input: the frame was never finished, so
+             * the file was cut even if it ends between two operations */
+            r->lz4_cut = r->lz4_hint != 0;
             return P_SHORT;
         }
         /* Feed at most what LZ4F asks for (the next block), so that the
@@ -963,6 +967,12 @@ w15_next_t w15_reader_next(w15_reader_t *r, w15_op_t *op, w15_error_t *err)
     op->offset = off_of(r, r->pos);
     uint8_t opcode;
     int rc = ensure(r, 1);
+    if (rc == P_SHORT && r->lz4_cut) {
+        snprintf(r->short_detail, sizeof r->short_detail,
+                 "; the LZ4 frame has no end mark (the writer did not finish: killed, crashed or "
+                 "the file was cut)");
+        return truncated(r, err);
+    }
     if (rc == P_SHORT) {
         r->state = W15_NEXT_END;
         w15_set_error(&r->serr, W15_E_OK, op->offset, "%s: end of file at byte %llu after %llu calls",
