@@ -1048,7 +1048,10 @@ static int read_header(w15_reader_t *r)
             return header_short(r); /* a cut LZ4 frame magic */
         char found[64];
         put_printable(found, sizeof found, r->win, m);
-        return rerr(r, W15_E_BAD_MAGIC, 0, "expected magic \"WIP15\", found \"%s\"", found);
+        static const uint8_t wtf_magic[4] = {0xEF, 0xBE, 0xAD, 0xDE};
+        int is_wtf = have >= 4 && memcmp(r->win, wtf_magic, 4) == 0;
+        return rerr(r, W15_E_BAD_MAGIC, 0, "expected magic \"WIP15\", found \"%s\"%s", found,
+                    is_wtf ? " (a WTF timing file: read it with wip15 frames or wip15 export)" : "");
     }
     if (rc == P_SHORT)
         return header_short(r);

@@ -559,7 +559,10 @@ w15_wtf_err_t w15_wtf_read_mem(const uint8_t *data, size_t n, const char *name, 
     if (n < 12)
         return rerr(&r, W15_WTF_E_HEADER, 0, "expected a 12-byte header, found a %zu-byte file", n);
     if (rd32(data) != W15_WTF_MAGIC)
-        return rerr(&r, W15_WTF_E_HEADER, 0, "expected magic 0xDEADBEEF, found 0x%08x", rd32(data));
+        return rerr(&r, W15_WTF_E_HEADER, 0, "expected magic 0xDEADBEEF, found 0x%08x%s", rd32(data),
+                    rd32(data) == 0x184D2204u || memcmp(data, "WIP15", 5) == 0
+                        ? " (a WIP15 call trace: read it with wip15 info, dump or stats)"
+                        : "");
     if (rd32(data + 8) != W15_WTF_FORMAT_VERSION)
         return rerr(&r, W15_WTF_E_HEADER, 8, "expected format version 10, found %u", rd32(data + 8));
     r.f = w15_wtf_file_new(name);
