@@ -37,7 +37,7 @@ static const char usage_text[] =
     "                         overwritten: NAME.1.wip15, NAME.2.wip15, ... are used\n"
     "      --compression M    blob compression: lz4 (default), zlib, none\n"
     "                         [WIP15_COMPRESSION]\n"
-    "      --stream M         whole-file compression: none (default) or lz4\n"
+    "      --stream M         whole-file compression: lz4 (default) or none\n"
     "                         [WIP15_STREAM]\n"
     "      --frames A-B       record only frames A..B (from 0; 'A-' = to the end,\n"
     "                         'A' = one frame); frame N = the calls after the Nth\n"
