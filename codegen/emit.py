@@ -107,8 +107,62 @@ def _pack(pm, expr):
     return expr
 
 
+# Functions the runtime must see in w15_pre/w15_post (record.c fast_info).
+_NOT_FAST = {'FRAME_END', 'MAKE_CURRENT', 'PIXEL_UNPACK', 'PIXEL_PACK', 'CUSTOM'}
+# uvari operand per unsigned ctype: the value masked to its C width
+_UV_CAST = {'U8': 'uint8_t', 'U16': 'uint16_t', 'U32': 'uint32_t', 'U64': 'uint64_t',
+            'LONG': 'uint64_t', 'I8': 'uint8_t', 'I16': 'uint16_t', 'I32': 'uint32_t',
+            'I64': 'uint64_t'}
+
+
+def _fast_put(pm, expr, gidx):
+    """The fast-path encoding of one by-value parameter or result named
+    `expr`, as (C statement, largest size in bytes); None when only the
+    general recorder (record.c put_scalar) can encode it.  Mirrors
+    record.c fast_op / put_scalar byte for byte."""
+    if pm.is_array or not (pm.cap == 'VALUE' or (pm.cap == 'PTR' and pm.base == 'Ptr')):
+        return None
+    b, ct = pm.base, pm.ctype
+    if b in ('Void', 'FunctionPtr'):
+        put, size = '', 0
+    elif b == 'UnsignedInt' and ct in _UV_CAST:
+        put, size = 'p_ = w15_fput_uv(p_, (%s)(%s));' % (_UV_CAST[ct], expr), 10
+    elif b == 'Int' and ct in ('I8', 'I16', 'I32', 'I64', 'LONG', 'U8', 'U16', 'U32'):
+        put, size = 'p_ = w15_fput_sv(p_, (int64_t)(%s));' % expr, 10
+    elif b == 'Ptr' and ct == 'PTR':
+        put, size = 'p_ = w15_fput_uv(p_, (uint64_t)(uintptr_t)(%s));' % expr, 10
+    elif b == 'Bool' and ct in _UV_CAST:
+        put, size = 'p_ = w15_fput_u8(p_, (%s) != 0);' % expr, 1
+    elif b == 'Float' and ct == 'F32':
+        put, size = 'p_ = w15_fput_f32(p_, %s);' % expr, 4
+    elif b == 'Double' and ct == 'F64':
+        put, size = 'p_ = w15_fput_f64(p_, %s);' % expr, 8
+    else:
+        return None
+    if pm.group:
+        put += (' ' if put else '') + 'p_ = w15_fput_g(p_, %d);' % gidx[pm.group]
+        size += 4
+    return put, size
+
+
+def _fast_fields(f, gidx):
+    """Template fields of the fast shape (record.h), or None."""
+    if f.flags & _NOT_FAST:
+        return None
+    puts, size = [], 5 + 4  # opcode, index, extra count
+    for pm in f.params + [f.result]:
+        fp = _fast_put(pm, 'r_' if pm is f.result else pm.name, gidx)
+        if fp is None:
+            return None
+        puts.append(fp[0])
+        size += fp[1]
+    lines = ['    %s\n' % x if x else '' for x in puts]
+    return dict(puts=''.join(lines[:-1]), rputs=lines[-1], maxbytes=size)
+
+
 def emit_wrappers_c(m):
     customs, wrappers, ptrs = [], [], []
+    gidx = group_index(m)
     for f in m.funcs:
         c = f.cmd
         params = ', '.join(c_decl(p.decl, p.name) for p in c.params) or 'void'
@@ -124,11 +178,15 @@ def emit_wrappers_c(m):
         fields = dict(name=f.name, ret=ret, params=params, args=args,
                       nslots=max(1, len(c.params)), pack=pack,
                       init='' if c.params else ' = {{0}}')
+        fast = _fast_fields(f, gidx)
+        kind = 'fast_' if fast else ''
+        if fast:
+            fields.update(fast)
         if c.result.decl == 'void':
-            wrappers.append(tpl('wrapper_void.c').substitute(fields))
+            wrappers.append(tpl('wrapper_%svoid.c' % kind).substitute(fields))
         else:
             r = f.result
-            wrappers.append(tpl('wrapper_ret.c').substitute(
+            wrappers.append(tpl('wrapper_%sret.c' % kind).substitute(
                 fields, rslot=r.slot, rval=_pack(r, 'r_')))
     return tpl('wrappers.c').substitute(
         header=header(m, 'wrappers.c', 'One exported wrapper per command (shape: src/tracer/record.h).'),

@@ -5,6 +5,8 @@
 #   bench_calls   ns per call (overhead = traced - native), trace size, peak RSS
 #   bench_upload  MB/s of glBufferSubData (64 KiB blocks), trace size, peak RSS
 #   glmark2       score (off-screen, a few scenes, under Xvfb) if available
+# bench_calls also runs under wip15 at the other timing levels (timing_off,
+# timing_draws, timing_all; LEVELS="" to skip; "wip15" is level frames).
 # Environment: CALLS_ITERS (default 1000000: 4 calls each), UPLOAD_BLOCKS
 # (default 4096 = 256 MiB), GLMARK=0 to skip glmark2, XDISPLAY (default :38).
 set -u
@@ -36,6 +38,7 @@ run_cfg() {
     native) out=$("$prog" "$@") ;;
     wip15) out=$(WIP15_QUIET=1 WIP15_TIMING=${W15_TIMING:-frames} WIP15_OUTPUT=$tmp/t.wip15 LD_PRELOAD=$lib "$prog" "$@") ;;
     wip15_nostream) out=$(WIP15_QUIET=1 WIP15_STREAM=none WIP15_TIMING=${W15_TIMING:-frames} WIP15_OUTPUT=$tmp/t.wip15 LD_PRELOAD=$lib "$prog" "$@") ;;
+    timing_*) out=$(WIP15_QUIET=1 WIP15_TIMING=${cfg#timing_} WIP15_OUTPUT=$tmp/t.wip15 LD_PRELOAD=$lib "$prog" "$@") ;;
     apitrace) out=$(apitrace trace --api egl -o "$tmp/t.trace" "$prog" "$@" 2>/dev/null) ;;
     esac
     size=$(cat "$tmp"/t.wip15 "$tmp"/t.trace 2>/dev/null | wc -c)
@@ -46,6 +49,8 @@ run_cfg() {
 bench() {
     name=$1 prog=$2 key=$3; shift 3
     cfgs="native wip15 wip15_nostream"
+    # per-call cost of each WIP15_TIMING level (bench_calls only)
+    [ "$key" = ns_per_call ] && cfgs="$cfgs ${LEVELS-timing_off timing_draws timing_all}"
     [ $have_apitrace = 1 ] && cfgs="$cfgs apitrace"
     rm -f "$tmp"/*.txt
     i=0

@@ -7,9 +7,16 @@
  * Arguments before the function's first output parameter are encoded in
  * w15_pre, so a crash inside the driver still finds the inputs buffered;
  * the rest (outputs, the result, the extras) in w15_post.
+ *
+ * Most by-value calls never come here: their generated wrappers encode
+ * inline (record.h, the fast shape) once w15_declare_slow has set their
+ * w15_fast_ok byte; this file keeps the general path, the declarations and
+ * the out-of-line pieces of the fast path (w15_fast_end_slow,
+ * w15_fput_uv_big).
  */
 #include "runtime.h"
 #include "pixels.h"
+#include "funcs.h"
 
 #include <errno.h>
 #include <stdatomic.h>
@@ -21,11 +28,11 @@ _Atomic int w15_state;
 _Atomic uint32_t w15_flush_epoch;
 _Atomic uint64_t w15_frame;
 _Atomic uint64_t *w15_declared;
+uint8_t w15_fast_ok[W15F__COUNT + 2];
 uint8_t *w15_prog;
 uint32_t w15_fn_trace_begin, w15_fn_thread_switch;
 
-/* A chunk is handed over when it grows past this. */
-#define CHUNK_LIMIT (1u << 20)
+#define CHUNK_LIMIT W15_CHUNK_LIMIT
 
 /* c->state bits; bits 8..15 hold the index of the first parameter encoded
  * in w15_post. */
@@ -623,10 +630,53 @@ static inline __attribute__((always_inline)) uint8_t *fast_put(uint8_t *p, uint8
     }
 }
 
+void w15_fast_end_slow(w15_thread_t *t)
+{
+    if (t->fast_scope)
+        w15_timing_fast_leave(t);
+    if (t->epoch != atomic_load_explicit(&w15_flush_epoch, memory_order_relaxed) || t->buf.len >= CHUNK_LIMIT)
+        w15_thread_submit(t);
+}
+
+uint8_t *w15_fput_uv_big(uint8_t *p, uint64_t v)
+{
+    if (v < ((uint64_t)1 << 56)) {
+        /* up to 8 bytes, assembled in a register, one store */
+        uint64_t enc = v & 0x7f;
+        unsigned k = 1;
+        for (v >>= 7; v; v >>= 7, k++)
+            enc |= (uint64_t)0x80 << (8 * (k - 1)) | (v & 0x7f) << (8 * k);
+        enc = w15_to_le64(enc);
+        memcpy(p, &enc, 8);
+        return p + k;
+    }
+    while (v >= 0x80) {
+        *p++ = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    *p++ = (uint8_t)v;
+    return p;
+}
+
 static w15_type_t sig_type(const w15_param_sig_t *s)
 {
     w15_type_t ty = { s->base, s->group != W15_NO_GROUP, s->is_array ? 1 : 0 };
     return ty;
+}
+
+/* w15_fast_ok of a function with these flags: W15_FAST_OK without timing
+ * hooks, | W15_FAST_TIMED when the hook is only a call scope (as
+ * w15_timing_pre would open), 0 for anything else. */
+static uint8_t fast_timing(uint16_t flags)
+{
+    if (!w15_timing_on || !(((uint32_t)flags | 0x10000u) & w15_timing_mask))
+        return W15_FAST_OK;
+    if (flags & (W15_FN_FRAME_END | W15_FN_GROUP_PUSH | W15_FN_GROUP_POP | W15_FN_MARKER))
+        return 0;
+    int lvl = w15_cfg.timing;
+    if (lvl == W15_TIMING_ALL || (lvl == W15_TIMING_DRAWS && (flags & W15_FN_DRAWS_MASK)))
+        return W15_FAST_OK | W15_FAST_TIMED;
+    return 0;
 }
 
 /* Declare function `id` and the groups its signature uses, once. */
@@ -668,6 +718,11 @@ void w15_declare_slow(uint32_t id)
         uint64_t info = fast_info(f) | (first_output(f) + 1) | (uint64_t)f->nparams << 16 |
                         (uint64_t)f->first_param << 32;
         atomic_store_explicit(&w15_declared[id], info, memory_order_release);
+        /* the generated fast path (record.h): the generator chose which
+         * functions have one; here only what is known at run time */
+        uint32_t special = W15_FN_FRAME_END | W15_FN_MAKE_CURRENT | W15_FN_PIXEL_UNPACK | W15_FN_PIXEL_PACK;
+        if (!bad && id < W15F__COUNT && !(f->flags & special))
+            __atomic_store_n(&w15_fast_ok[id], fast_timing(f->flags), __ATOMIC_RELEASE);
         if (bad) {
             pthread_mutex_unlock(m);
             errno = e;
@@ -851,6 +906,8 @@ static void post_slow(w15_thread_t *t, w15_callctx_t *c, const w15_slot_t *args,
         const w15_func_sig_t *f = &w15_funcs[c->id];
         void *ctx = f->nparams ? (void *)args[f->nparams - 1].p : NULL;
         w15_context_changed(t, ctx);
+        if (ctx && w15_timing_on)
+            w15_timing_context(t, ctx);
     }
     if (flags & W15_FN_FRAME_END)
         frame_ended();

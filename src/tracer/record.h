@@ -1,30 +1,75 @@
 /* record.h -- the interface between the generated wrappers (gen/wrappers.c)
- * and the tracer runtime (src/tracer/).  Every generated wrapper has this
- * shape, and nothing else:
+ * and the tracer runtime (src/tracer/).  A generated wrapper has one of two
+ * shapes (codegen/templates/wrapper*.c.in).
+ *
+ * The general shape, for a function with a pointer or an output:
  *
  *   W15_EXPORT GLenum APIENTRY glFoo(GLenum a, const GLint *b)
  *   {
- *       w15_slot_t s[2];                 // at least 1 element
- *       w15_callctx_t c;
- *       s[0].u = a; s[1].p = b;          // pack every argument
- *       w15_pre(&c, W15F_glFoo, s);      // records what is known before the call
- *       GLenum r = ((PFN_glFoo)W15_REAL(W15F_glFoo))(a, b);
- *       w15_slot_t rs; rs.u = r;         // only when the result is not void
- *       w15_post(&c, s, &rs);            // outputs, result, extras; ends the call
- *       return r;
+ *       w15_slot_t s_[2], rs_; w15_callctx_t c_;   // s_: at least 1 element
+ *       s_[0].u = a; s_[1].p = b;                  // pack every argument
+ *       w15_pre(&c_, W15F_glFoo, s_);              // what is known before the call
+ *       GLenum r_ = R_(glFoo)(a, b);
+ *       rs_.u = r_;                                // only when the result is not void
+ *       w15_post(&c_, s_, &rs_);                   // outputs, result, extras; ends the call
+ *       return r_;
  *   }
  *
  * Packing: integer types of any width are stored sign- or zero-extended in
  * .u/.i as their C type dictates, GLfloat in .f, GLdouble in .d, pointers,
  * handles and callbacks in .p.
+ *
+ * The fast shape, for a function whose parameters (and result) are all
+ * recorded by value (W15_CAP_VALUE, or handles: W15_CAP_PTR of base Ptr)
+ * and that is not a frame end, a MakeCurrent or a pixel transfer: the
+ * generator knows every parameter's encoding, so the call is encoded inline
+ * with constants (function index, group indices, the largest size); the
+ * general shape is the fallback, out of line so the fast path needs no
+ * stack frame for the slots:
+ *
+ *   static W15_COLD void w15s_glBindBuffer(GLenum target, GLuint buffer)
+ *   {
+ *       ... the general shape ...
+ *   }
+ *   W15_EXPORT void APIENTRY glBindBuffer(GLenum target, GLuint buffer)
+ *   {
+ *       w15_thread_t *t_; uint8_t *p_ = w15_fast_begin(&t_, W15F_glBindBuffer, 37);
+ *       if (W15_UNLIKELY(p_ == 0)) {              // not now: the general path
+ *           w15s_glBindBuffer(target, buffer);
+ *           return;
+ *       }
+ *       p_ = w15_fput_uv(p_, (uint32_t)(target)); p_ = w15_fput_g(p_, 19);
+ *       p_ = w15_fput_uv(p_, (uint32_t)(buffer)); p_ = w15_fput_g(p_, 277);
+ *       w15_fast_commit(t_, p_);                  // extra count (0), commit, seq++
+ *       R_(glBindBuffer)(target, buffer);
+ *       w15_fast_end(t_);                         // timing scope's leave, hand the
+ *   }                                             // chunk over when due, leave
+ *
+ * With a result: w15_fast_inputs(t_, p_, id) before the real call (for the
+ * crash path: the inputs are complete), the result's put after it, then
+ * w15_fast_commit and w15_fast_end.  The bytes are exactly those the
+ * general path writes (docs/FORMAT.md): the fast path is taken only once
+ * the function is declared (w15_fast_ok), and never for a nested call, a
+ * thread's first call of a chunk (its wip15ThreadSwitch), a call that could
+ * reach the chunk limit, a pending steal, or a function whose timing hooks
+ * at the configured level are more than a call scope (frame ends, debug
+ * groups, markers: those go through w15_pre/w15_post).  A call scope (levels
+ * draws, all) is opened by w15_fast_begin and closed by w15_fast_end.
  */
 #ifndef W15_RECORD_H
 #define W15_RECORD_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+
+#include "wip15/format.h"
 
 #define W15_EXPORT __attribute__((visibility("default")))
+#define W15_HIDDEN __attribute__((visibility("hidden")))
+#define W15_LIKELY(x) __builtin_expect(!!(x), 1)
+#define W15_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
 typedef union w15_slot {
     uint64_t u;
@@ -47,16 +92,230 @@ typedef struct w15_callctx {
 /* Real entry points, resolved lazily.  w15_real_ptr[id] is NULL until the
  * first call; w15_resolve never returns NULL (a function the driver does not
  * have resolves to a stub that returns 0, with one warning on stderr). */
-extern void *w15_real_ptr[];
-void *w15_resolve(uint32_t id);
+extern void *w15_real_ptr[] W15_HIDDEN;
+void *w15_resolve(uint32_t id) W15_HIDDEN;
 #define W15_REAL(id) (__builtin_expect(w15_real_ptr[id] != 0, 1) ? w15_real_ptr[id] : w15_resolve(id))
 
-/* Called by every generated wrapper; never fail, never change errno. */
-void w15_pre(w15_callctx_t *c, uint32_t id, const w15_slot_t *args);
-void w15_post(w15_callctx_t *c, const w15_slot_t *args, const w15_slot_t *ret);
+/* Called by every generated wrapper (the fast shape: when the fast path
+ * declines); never fail, never change errno. */
+void w15_pre(w15_callctx_t *c, uint32_t id, const w15_slot_t *args) W15_HIDDEN;
+void w15_post(w15_callctx_t *c, const w15_slot_t *args, const w15_slot_t *ret) W15_HIDDEN;
 
 /* Our wrapper for a name (the address of the exported function), or NULL.
  * Generated (gen/wrappers.c): a table parallel to w15_funcs. */
 extern void *const w15_wrapper_ptr[];
+
+/* ------------------------------------------------------------------ */
+/* Per-thread state (thread.c), here so the fast path reaches it inline */
+
+#define W15_MAX_PTR_EXTRA 16
+
+typedef struct w15_thread {
+    /* hot: touched by every call */
+    _Atomic uint32_t in_call;   /* inside one of our wrappers (reentrancy, steal protocol) */
+    _Atomic uint32_t steal_req; /* the output thread wants this buffer */
+    union {
+        struct {
+            uint32_t epoch;      /* flush epoch this buffer belongs to */
+            uint32_t fast_scope; /* timing: a fast-path call scope is open */
+        };
+        uint64_t post_word;      /* both: one compare after a fast-path call */
+    };
+    uint32_t nptr;              /* entries in ptrx for the current call */
+    uint64_t seq;               /* number of calls recorded so far */
+    w15_buf_t buf;              /* committed = end of the last complete call */
+    size_t call_start;          /* offset of the current call's opcode */
+    uint32_t pre_complete;      /* all inputs of the current call are encoded */
+    uint32_t cur_id;
+    struct { uint32_t param; uint64_t ptr; } ptrx[W15_MAX_PTR_EXTRA];
+
+    /* cold */
+    uint32_t tid;
+    void *context;              /* current context per the last successful MakeCurrent */
+    int ctx_kind;               /* pixels.c: 0 unknown, else cached API/version */
+    int ctx_major, ctx_minor;
+    void *wtf_zone;             /* w15_wtf_zone_t * when timing is on */
+    uint32_t group_depth;       /* open named scopes (debug groups) */
+    int frame_started;          /* timing: a frameStart is open on this thread */
+    uint32_t wtf_frame;         /* timing: number of this thread's open frame (per zone) */
+    uint64_t t_first;           /* timing: clock at the thread's first GL call (frame 0 starts) */
+    struct w15_thread *next, *prev; /* registry (w15_threads_lock) */
+    int dead;
+} w15_thread_t;
+
+/* The calling thread's state; NULL until its first call went through
+ * w15_pre (which creates it), and when the tracer is off. */
+extern __thread w15_thread_t *w15_tls __attribute__((tls_model("initial-exec"))) W15_HIDDEN;
+
+/* Hand the thread's committed bytes to the output queue and give it a fresh
+ * buffer.  Called by the owner outside of encoding.  Keeps errno. */
+void w15_thread_submit(w15_thread_t *t) W15_HIDDEN;
+
+/* 1 while recording; 0 before start, after failure, outside WIP15_FRAMES,
+ * over WIP15_MAX_SIZE, after exit. */
+extern _Atomic int w15_recording W15_HIDDEN;
+/* Bumped by the output thread every ~100 ms: threads hand over their buffer
+ * at their next call after it changes. */
+extern _Atomic uint32_t w15_flush_epoch W15_HIDDEN;
+/* Per function index: 0 until the function and its groups are declared
+ * (set with release after the declaration is queued), then W15_FAST_OK when
+ * the function gets no timing hooks at the configured level, W15_FAST_OK |
+ * W15_FAST_TIMED when its only hook is a call scope (levels draws, all),
+ * and 0 for other hooks (frames, debug groups, markers).  Never reset. */
+extern uint8_t w15_fast_ok[] W15_HIDDEN;
+#define W15_FAST_OK 1u
+#define W15_FAST_TIMED 2u
+/* Timing of a fast-path call (timing.c): the call scope's enter, with the
+ * call's sequence number (sets t->fast_scope), and its leave (clears it). */
+void w15_timing_fast_enter(w15_thread_t *t, uint32_t id, uint64_t seq) W15_HIDDEN;
+void w15_timing_fast_leave(w15_thread_t *t) W15_HIDDEN;
+/* The unusual end of a fast-path call (record.c): the timing scope's leave,
+ * handing the chunk over. */
+void w15_fast_end_slow(w15_thread_t *t) W15_HIDDEN;
+/* A chunk is handed over after the call that makes it reach this. */
+#define W15_CHUNK_LIMIT ((size_t)1 << 20)
+/* Every thread buffer has at least this capacity (thread.c), so the fast
+ * path's single check (len + max < W15_CHUNK_LIMIT) also proves room. */
+#define W15_FAST_CAP_MIN (W15_CHUNK_LIMIT + 4096)
+
+/* ------------------------------------------------------------------ */
+/* The fast path (see the top of this file)                            */
+
+#define W15_INLINE static inline __attribute__((always_inline))
+/* The general path of a fast-shape wrapper: out of line, so the fast path
+ * needs no stack frame for the slots. */
+#define W15_COLD __attribute__((noinline, cold))
+
+/* Enter a fast-path call of function `id` whose encoding takes at most
+ * `max` bytes (opcode, index, values, groups, result, extra count; each
+ * varint counted as W15_MAX_UVARI).  Returns where the first argument goes
+ * (the opcode and the index are written) and sets *tp, with the thread
+ * inside the call (in_call = 1); or NULL, changing nothing: then use
+ * w15_pre/w15_post. */
+W15_INLINE uint8_t *w15_fast_begin(w15_thread_t **tp, uint32_t id, size_t max)
+{
+    w15_thread_t *t = w15_tls;
+    if (W15_UNLIKELY(!t) || W15_UNLIKELY(atomic_load_explicit(&t->in_call, memory_order_relaxed)) ||
+        W15_UNLIKELY(!atomic_load_explicit(&w15_recording, memory_order_relaxed)))
+        return NULL;
+    unsigned ok = __atomic_load_n(&w15_fast_ok[id], __ATOMIC_ACQUIRE);
+    if (W15_UNLIKELY(!ok))
+        return NULL;
+    atomic_store_explicit(&t->in_call, 1, memory_order_relaxed);
+    atomic_signal_fence(memory_order_seq_cst); /* paired with w15_heavy_fence (thread.c) */
+    /* the buffer is read only after steal_req (the stealer may have swapped it) */
+    if (W15_UNLIKELY(atomic_load_explicit(&t->steal_req, memory_order_acquire)))
+        goto no;
+    size_t len = t->buf.len;
+    /* one compare: len == 0 (a new chunk: ThreadSwitch first), or the call
+     * could reach the chunk limit (the general path then hands the chunk
+     * over after it, as before; and cap >= W15_FAST_CAP_MIN) */
+    if (W15_UNLIKELY(len - 1 >= W15_CHUNK_LIMIT - 1 - max))
+        goto no;
+    if (W15_UNLIKELY(ok & W15_FAST_TIMED))
+        w15_timing_fast_enter(t, id, t->seq);
+    uint8_t *p = t->buf.data + len;
+    uint32_t le = w15_to_le32(id);
+    p[0] = W15_OP_CALL;
+    memcpy(p + 1, &le, 4);
+    *tp = t;
+    return p + 5;
+no:
+    atomic_store_explicit(&t->in_call, 0, memory_order_relaxed);
+    return NULL;
+}
+
+/* Unsigned varint (uvari).  Writes at most W15_MAX_UVARI bytes (the
+ * unusual sizes store 8 bytes at once: scratch within the reserve). */
+uint8_t *w15_fput_uv_big(uint8_t *p, uint64_t v) W15_HIDDEN;
+W15_INLINE uint8_t *w15_fput_uv(uint8_t *p, uint64_t v)
+{
+    if (W15_LIKELY(v < 0x80)) {
+        *p = (uint8_t)v;
+        return p + 1;
+    }
+    if (v < 0x4000) {
+        p[0] = (uint8_t)(v | 0x80);
+        p[1] = (uint8_t)(v >> 7);
+        return p + 2;
+    }
+    if (v < 0x200000) { /* most enumerants */
+        p[0] = (uint8_t)(v | 0x80);
+        p[1] = (uint8_t)((v >> 7) | 0x80);
+        p[2] = (uint8_t)(v >> 14);
+        return p + 3;
+    }
+    return w15_fput_uv_big(p, v);
+}
+/* Signed varint of version 0.0: sign and magnitude, INT64_MIN as uvari(1). */
+W15_INLINE uint8_t *w15_fput_sv(uint8_t *p, int64_t v)
+{
+    if (W15_UNLIKELY(v == INT64_MIN)) {
+        *p = 1;
+        return p + 1;
+    }
+    uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    return w15_fput_uv(p, (mag << 1) | (uint64_t)(v < 0));
+}
+W15_INLINE uint8_t *w15_fput_u8(uint8_t *p, uint8_t v)
+{
+    *p = v;
+    return p + 1;
+}
+/* A group index (u32) after a value. */
+W15_INLINE uint8_t *w15_fput_g(uint8_t *p, uint32_t g)
+{
+    uint32_t le = w15_to_le32(g);
+    memcpy(p, &le, 4);
+    return p + 4;
+}
+W15_INLINE uint8_t *w15_fput_f32(uint8_t *p, float v)
+{
+    uint32_t u;
+    memcpy(&u, &v, 4);
+    u = w15_to_le32(u);
+    memcpy(p, &u, 4);
+    return p + 4;
+}
+W15_INLINE uint8_t *w15_fput_f64(uint8_t *p, double v)
+{
+    uint64_t u;
+    memcpy(&u, &v, 8);
+    u = w15_to_le64(u);
+    memcpy(p, &u, 8);
+    return p + 8;
+}
+
+/* A function with a result, before the real call: the inputs (up to p) are
+ * complete, for the crash path (output.c). */
+W15_INLINE void w15_fast_inputs(w15_thread_t *t, uint8_t *p, uint32_t id)
+{
+    t->call_start = t->buf.len;
+    t->nptr = 0;
+    t->cur_id = id;
+    t->pre_complete = 1;
+    t->buf.len = (size_t)(p - t->buf.data);
+}
+
+/* The call is encoded up to p: write the extra count (0) and commit it. */
+W15_INLINE void w15_fast_commit(w15_thread_t *t, uint8_t *p)
+{
+    memset(p, 0, 4);
+    size_t n = (size_t)(p + 4 - t->buf.data);
+    t->buf.len = n;
+    __atomic_store_n(&t->buf.committed, n, __ATOMIC_RELEASE);
+    t->seq++;
+}
+
+/* After the real call (and the commit): the timing scope's leave, hand the
+ * chunk over when the flush epoch changed, leave the call.  One compare:
+ * epoch current and no scope open.  (A fast-path call never makes the
+ * chunk reach W15_CHUNK_LIMIT: see w15_fast_begin.) */
+W15_INLINE void w15_fast_end(w15_thread_t *t)
+{
+    if (W15_UNLIKELY(t->post_word != (uint64_t)atomic_load_explicit(&w15_flush_epoch, memory_order_relaxed)))
+        w15_fast_end_slow(t);
+    atomic_store_explicit(&t->in_call, 0, memory_order_release);
+}
 
 #endif

@@ -22,10 +22,6 @@
 #include "wip15/format.h"
 #include "../common/apitable.h"
 
-#define W15_HIDDEN __attribute__((visibility("hidden")))
-#define W15_LIKELY(x) __builtin_expect(!!(x), 1)
-#define W15_UNLIKELY(x) __builtin_expect(!!(x), 0)
-
 #ifndef W15_TRACER_VERSION
 #define W15_TRACER_VERSION "0.1.0" /* normally PROJECT_VERSION, from CMake */
 #endif
@@ -62,36 +58,11 @@ void w15_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* ------------------------------------------------------------------ */
 /* Per-thread state (thread.c)                                         */
 
-#define W15_MAX_PTR_EXTRA 16
-
-typedef struct w15_thread {
-    /* hot: touched by every call */
-    _Atomic uint32_t in_call;   /* inside one of our wrappers (reentrancy, steal protocol) */
-    _Atomic uint32_t steal_req; /* the output thread wants this buffer */
-    uint32_t epoch;             /* flush epoch this buffer belongs to */
-    uint32_t nptr;              /* entries in ptrx for the current call */
-    uint64_t seq;               /* number of calls recorded so far */
-    w15_buf_t buf;              /* committed = end of the last complete call */
-    size_t call_start;          /* offset of the current call's opcode */
-    uint32_t pre_complete;      /* all inputs of the current call are encoded */
-    uint32_t cur_id;
-    struct { uint32_t param; uint64_t ptr; } ptrx[W15_MAX_PTR_EXTRA];
-
-    /* cold */
-    uint32_t tid;
-    void *context;              /* current context per the last successful MakeCurrent */
-    int ctx_kind;               /* pixels.c: 0 unknown, else cached API/version */
-    int ctx_major, ctx_minor;
-    void *wtf_zone;             /* w15_wtf_zone_t * when timing is on */
-    uint32_t group_depth;       /* open named scopes (debug groups) */
-    int frame_started;          /* timing: a frameStart is open on this thread */
-    struct w15_thread *next, *prev; /* registry (w15_threads_lock) */
-    int dead;
-} w15_thread_t;
+/* w15_thread_t, w15_tls and w15_thread_submit are in record.h (the
+ * generated wrappers' fast path reaches them inline). */
 
 /* The calling thread's state, creating it (and starting the tracer) on the
  * first call.  NULL when the tracer is off or this thread is exiting. */
-extern __thread w15_thread_t *w15_tls __attribute__((tls_model("initial-exec")));
 w15_thread_t *w15_thread_slow(void);
 
 /* The calling thread's name (prctl PR_GET_NAME), into 17 bytes. */
@@ -106,10 +77,6 @@ static inline void w15_cpu_relax(void)
 #endif
 }
 
-/* Hand the thread's committed bytes to the output queue and give it a fresh
- * buffer.  Called by the owner outside of encoding.  Keeps errno. */
-void w15_thread_submit(w15_thread_t *t);
-
 /* Registry of live threads; lock around walks. */
 extern pthread_mutex_t w15_threads_lock;
 extern w15_thread_t *w15_threads;
@@ -122,15 +89,10 @@ void w15_threads_collect(int all);
 /* ------------------------------------------------------------------ */
 /* Recorder state (record.c)                                           */
 
-/* 1 while recording; 0 before start, after failure, outside WIP15_FRAMES,
- * over WIP15_MAX_SIZE, after exit. */
-extern _Atomic int w15_recording;
+/* w15_recording, w15_flush_epoch, w15_fast_ok: record.h */
 /* Process-wide state. */
 enum w15_state { W15_ST_UNINIT = 0, W15_ST_ON, W15_ST_OFF };
 extern _Atomic int w15_state;
-/* Bumped by the output thread every ~100 ms: threads hand over their buffer
- * at their next call after it changes. */
-extern _Atomic uint32_t w15_flush_epoch;
 extern _Atomic uint64_t w15_frame;  /* frames ended so far (process-wide) */
 
 /* Pseudo-function indices (after the generated ones). */
@@ -208,6 +170,15 @@ void w15_timing_start(const char *wtf_path);
 void w15_timing_pre(w15_thread_t *t, w15_callctx_t *c, uint32_t id, uint16_t flags,
                     const w15_slot_t *args);
 void w15_timing_post(w15_thread_t *t, w15_callctx_t *c, uint16_t flags);
+/* After a successful MakeCurrent of `ctx` (non-NULL) on t: the first time a
+ * context is seen, record its GL_RENDERER/VENDOR/VERSION as WTF metadata. */
+void w15_timing_context(w15_thread_t *t, void *ctx);
+/* Write t's buffered timing events (owner, or a flusher while it is parked). */
+void w15_timing_flush(w15_thread_t *t);
+/* t's thread exits: flush and retire its zone (owner only). */
+/* A thread's state was just created (its first GL call): note the time
+ * its frame 0 starts at. */
+void w15_timing_thread_start(w15_thread_t *t);
 void w15_timing_thread_exit(w15_thread_t *t);
 void w15_timing_stop(void);
 void w15_timing_crash(void);

@@ -50,6 +50,20 @@ void w15_thread_name(char *name)
 
 static void thread_exit(void *p);
 
+/* A fresh (empty) buffer with room for a whole chunk: the fast path
+ * (record.h w15_fast_begin) checks only the chunk limit, not the capacity.
+ * 0 or -1 (out of memory). */
+static int fresh_buf(w15_buf_t *b)
+{
+    if (w15_output_fresh(b))
+        return -1;
+    if (w15_buf_reserve(b, W15_FAST_CAP_MIN)) {
+        w15_buf_free(b);
+        return -1;
+    }
+    return 0;
+}
+
 static void make_key(void)
 {
     pthread_key_create(&thread_key, thread_exit);
@@ -76,12 +90,13 @@ w15_thread_t *w15_thread_slow(void)
     if (atomic_load(&w15_state) == W15_ST_ON) {
         pthread_once(&key_once, make_key);
         t = calloc(1, sizeof *t);
-        if (!t || w15_output_fresh(&t->buf)) {
+        if (!t || fresh_buf(&t->buf)) {
             free(t);
             t = NULL;
             w15_fail("out of memory for a thread buffer; recording stopped");
         } else {
             t->tid = (uint32_t)syscall(SYS_gettid);
+            w15_timing_thread_start(t);
             t->epoch = atomic_load_explicit(&w15_flush_epoch, memory_order_relaxed);
             pthread_mutex_lock(&w15_threads_lock);
             t->next = w15_threads;
@@ -103,7 +118,7 @@ void w15_thread_submit(w15_thread_t *t)
     int e = errno;
     w15_buf_t b = t->buf;
     b.len = b.committed;
-    if (w15_output_fresh(&t->buf)) {
+    if (fresh_buf(&t->buf)) {
         t->buf = b;
         t->buf.len = t->buf.committed = 0;
         t->buf.nblobs = 0;
@@ -115,7 +130,7 @@ void w15_thread_submit(w15_thread_t *t)
     }
     t->epoch = atomic_load_explicit(&w15_flush_epoch, memory_order_relaxed);
     if (t->wtf_zone)
-        w15_timing_thread_exit(t); /* flushes the zone's events */
+        w15_timing_flush(t); /* the zone's events go out with the chunk */
     errno = e;
 }
 
@@ -141,7 +156,7 @@ static void thread_exit(void *p)
     pthread_mutex_unlock(&w15_threads_lock);
     /* private now: nobody else can reach t */
     if (t->wtf_zone)
-        w15_timing_thread_exit(t);
+        w15_timing_thread_exit(t); /* flush and free the zone's buffers */
     t->buf.len = t->buf.committed;
     if (t->buf.committed && atomic_load(&w15_state) == W15_ST_ON)
         w15_output_push(&t->buf, 1);
@@ -168,13 +183,13 @@ static int steal(w15_thread_t *t, int wait_ms, int nowait_push)
                 break;
             }
             w15_buf_t fresh;
-            if (w15_output_fresh(&fresh) == 0) {
+            if (fresh_buf(&fresh) == 0) {
                 w15_buf_t b = t->buf;
                 b.len = b.committed;
                 t->buf = fresh;
                 t->epoch = atomic_load_explicit(&w15_flush_epoch, memory_order_relaxed);
                 if (t->wtf_zone)
-                    w15_timing_thread_exit(t); /* owner parked: we may flush its zone */
+                    w15_timing_flush(t); /* owner parked: we may flush its zone */
                 w15_output_push(&b, !nowait_push);
                 taken = 1;
             }

@@ -63,6 +63,8 @@ static void frames(int n, const char *group)
 
 static void *side(void *arg)
 {
+    /* named before its first GL call: the tracer reads the name then */
+    pthread_setname_np(pthread_self(), "side");
     (void)arg;
     frames(SIDE_FRAMES, "Side pass");
     return NULL;
@@ -84,7 +86,6 @@ int main(void)
     pthread_t th;
     pthread_barrier_init(&lockstep, NULL, 2);
     pthread_create(&th, NULL, side, NULL);
-    pthread_setname_np(th, "side");
     frames(MAIN_FRAMES, "Shadow pass");
     pthread_join(th, NULL);
     eglTerminate(dpy);
