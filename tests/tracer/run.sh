@@ -203,7 +203,7 @@ d = json.load(open(sys.argv[1]))
 zs = [z for z in d["zones"] if ":" in z["name"]]
 assert d["ok"] and len(zs) == 1, d
 z = zs[0]
-assert z["frames"] >= 2, z["frames"]
+assert z["frames"] == 3, z["frames"]  # one frame per swap
 assert z["scopes"].get("glClear") == 3, z["scopes"]
 assert z["scopes"].get("eglSwapBuffers") == 3, z["scopes"]
 EOF

@@ -4,7 +4,8 @@
 // (WIP15_WTF_LOADER) must see one zone per thread named "<tid>:<name>", one
 // call scope per call recorded in the WIP15 trace (same count per thread as
 // `wip15 stats`, call arguments 0..n-1 = the per-thread sequence numbers),
-// frames = swaps - 1 (a frame runs from one swap to the next), the debug
+// frames = swaps (frame 0 runs from the thread's first GL call to its first
+// swap, every later frame from one swap to the next), the debug
 // groups by name, the markers; and `wip15 frames` agrees.
 'use strict';
 if (!process.env.WIP15_WTF_LOADER && process.env.WIP15_WTF_LOADER_DEFAULT)
@@ -31,7 +32,7 @@ var l = cp.spawnSync(process.execPath, [path.join(__dirname, 'load_wtf.js'), '--
 var s = JSON.parse(l.stdout);
 check(s.ok, 'real loader: ' + s.error);
 check(s.zones.length === stats.threads.length, 'zones ' + s.zones.length + ' != threads ' + stats.threads.length);
-var main = {frames: 29, group: 'Shadow pass', n: 30}, side = {frames: 11, group: 'Side pass', n: 12};
+var main = {frames: 30, group: 'Shadow pass', n: 30}, side = {frames: 12, group: 'Side pass', n: 12};
 stats.threads.forEach(function (t) {
   var name = t.tid + ':' + t.name;
   var z = s.zones.filter(function (z) { return z.name === name; })[0];
@@ -49,7 +50,7 @@ var v = cp.spawnSync(wip15, ['frames', '--json', wtfFile], {encoding: 'utf8'});
 check(v.status === 0, 'wip15 frames: ' + v.stderr);
 if (v.status === 0) {
   var f = JSON.parse(v.stdout);
-  check(f.frames === 29 && !/:side$/.test(f.zone), 'wip15 frames: ' + f.frames + ' frames in ' + f.zone);
+  check(f.frames === 30 && !/:side$/.test(f.zone), 'wip15 frames: ' + f.frames + ' frames in ' + f.zone);
 }
 process.exitCode = failures ? 1 : 0;
 if (!failures) console.log('ok: end to end');
