@@ -45,8 +45,8 @@ section "wip15 dump out/demo.wip15 | head -40"
 # `head` closes the pipe early: that is fine, so ignore dump's SIGPIPE status.
 { "$WIP15" dump out/demo.wip15 || true; } | head -40
 if [ -f out/demo.wtf-trace ]; then
-  section "wip15 frames out/demo.wtf-trace"
-  "$WIP15" frames --top 8 --svg out/demo-frames.svg out/demo.wtf-trace || echo "demo.sh: wip15 frames failed (status $?)" >&2
+  section "wip15 frames --skip 1 out/demo.wtf-trace   (frame 0, the start-up before the first swap, left out)"
+  "$WIP15" frames --skip 1 --top 8 --svg out/demo-frames.svg out/demo.wtf-trace || echo "demo.sh: wip15 frames failed (status $?)" >&2
   section "wip15 export --chrome out/demo-chrome.json out/demo.wtf-trace"
   "$WIP15" export --chrome out/demo-chrome.json out/demo.wtf-trace && echo "written out/demo-chrome.json"
 fi

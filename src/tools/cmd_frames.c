@@ -26,6 +26,9 @@ static void usage(FILE *f)
                "  --worst N       worst frames listed (default 10)\n"
                "  --zone NAME     analyse the frames of this zone (thread); default: the\n"
                "                  zone with the most frames\n"
+               "  --skip N        leave the zone's first N frames out of the frame\n"
+               "                  statistics, chart and CSV (warm-up; frame 0 runs from\n"
+               "                  the thread's first GL call to its first swap); default 0\n"
                "  -h, --help      this text\n");
 }
 
@@ -253,9 +256,9 @@ int cmd_frames(int argc, char **argv)
     static const struct option opts[] = {
         {"csv", no_argument, 0, 'c'},  {"json", no_argument, 0, 'j'},       {"svg", required_argument, 0, 's'},
         {"top", required_argument, 0, 't'}, {"worst", required_argument, 0, 'w'}, {"zone", required_argument, 0, 'z'},
-        {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+        {"skip", required_argument, 0, 'k'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     int csv = 0, json = 0, c;
-    long top = 20, nworst = 10;
+    long top = 20, nworst = 10, skip = 0;
     const char *svg = NULL, *zname = NULL;
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -272,15 +275,16 @@ int cmd_frames(int argc, char **argv)
             break;
         case 't':
         case 'w':
-            if (c == 't')
-                top = strtol(optarg, &end, 10);
-            else
-                nworst = strtol(optarg, &end, 10);
-            if (*end || (c == 't' ? top : nworst) < 0) {
-                fprintf(stderr, "wip15: frames: --%s needs a number >= 0\n", c == 't' ? "top" : "worst");
+        case 'k': {
+            long *v = c == 't' ? &top : c == 'w' ? &nworst : &skip;
+            *v = strtol(optarg, &end, 10);
+            if (!*optarg || *end || *v < 0) {
+                fprintf(stderr, "wip15: frames: --%s needs a number >= 0\n",
+                        c == 't' ? "top" : c == 'w' ? "worst" : "skip");
                 return 2;
             }
             break;
+        }
         case 'z':
             zname = optarg;
             break;
@@ -318,7 +322,7 @@ int cmd_frames(int argc, char **argv)
             return 1;
         }
     }
-    if (w15_timeline_build(f, &tl) != 0 || w15_frame_stats(&tl, zone, &st) != 0) {
+    if (w15_timeline_build(f, &tl) != 0 || w15_frame_stats_skip(&tl, zone, (size_t)skip, &st) != 0) {
         fprintf(stderr, "wip15: frames: out of memory\n");
         w15_wtf_file_free(f);
         return 1;

@@ -276,6 +276,11 @@ static int cmp_fn(const void *a, const void *b)
 
 int w15_frame_stats(const w15_timeline_t *tl, uint32_t zone, w15_frame_stats_t *st)
 {
+    return w15_frame_stats_skip(tl, zone, 0, st);
+}
+
+int w15_frame_stats_skip(const w15_timeline_t *tl, uint32_t zone, size_t skip, w15_frame_stats_t *st)
+{
     memset(st, 0, sizeof *st);
     if (!zone) {
         uint32_t nz = tl->file->nzones + 1;
@@ -304,9 +309,11 @@ int w15_frame_stats(const w15_timeline_t *tl, uint32_t zone, w15_frame_stats_t *
         w15_frame_stats_free(st);
         return -1;
     }
+    size_t seen = 0;
     for (size_t i = 0; i < tl->nframes; i++)
-        if (tl->frames[i].zone == zone)
+        if (tl->frames[i].zone == zone && seen++ >= skip)
             st->frames[st->n++] = &tl->frames[i];
+    n = st->n;
     double sum = 0;
     for (size_t i = 0; i < n; i++) {
         d[i] = (st->frames[i]->t1 - st->frames[i]->t0) / 1000.0;

@@ -74,6 +74,10 @@ typedef struct w15_frame_stats {
 /* Frame statistics over the frames of `zone` (0: the zone with the most
  * frames).  Returns 0, or -1 when out of memory. */
 int w15_frame_stats(const w15_timeline_t *tl, uint32_t zone, w15_frame_stats_t *st);
+/* Same, leaving the zone's first `skip` frames (in time order) out of the
+ * frame statistics (warm-up: frame 0 holds the start-up work); the
+ * per-function table still covers the whole file. */
+int w15_frame_stats_skip(const w15_timeline_t *tl, uint32_t zone, size_t skip, w15_frame_stats_t *st);
 void w15_frame_stats_free(w15_frame_stats_t *st);
 
 /* Nearest-rank percentile of sorted v[0..n): the smallest value with at

@@ -95,6 +95,15 @@ if (what === 'roundtrip') {
   near(fn.glClear.total_ms, 10, 'glClear total');
   near(fn.glFinish.total_ms, 3, 'glFinish inclusive'); near(fn.glFinish.self_ms, 2, 'glFinish self');
   near(fn.glFlush.total_ms, 1, 'glFlush');
+  // --skip 4 leaves out 12,10,14,50: 16 frames, sum 226 -> mean 14.125;
+  // sorted 10x4, 12x4, 14x4, 16x2, 20, 30: median (12+14)/2 = 13, max 30,
+  // worst frame 11 (30 ms)
+  var k = JSON.parse(run(wip15, ['frames', '--json', '--skip', '4', f20]));
+  check(k.frames === 16, '--skip 4: frames ' + k.frames);
+  near(k.frame_ms.mean, 14.125, '--skip 4 mean');
+  near(k.frame_ms.median, 13, '--skip 4 median');
+  near(k.frame_ms.max, 30, '--skip 4 max');
+  check(k.worst[0].frame === 11, '--skip 4: worst frame ' + k.worst[0].frame);
   // CSV: one row per frame
   var csv = run(wip15, ['frames', '--csv', f20]).trim().split('\n');
   check(csv.length === 21 && csv[0] === 'frame,start_ms,duration_ms,calls', 'csv header/rows');
