@@ -227,6 +227,27 @@ cmdtrace)
     grep -q "killed by signal 11" err.txt || fail "no 'killed by signal' message: $(cat err.txt)"
     "$W15_WIP15" trace -q -- /nonexistent/program > out.txt 2> err.txt
     [ $? = 127 ] || fail "missing program is not 127"
+    # SIGTERM and SIGINT sent to `wip15 trace` alone (not its process
+    # group) reach the program; its status comes back as 128+N
+    # (a non-interactive shell starts background jobs with SIGINT ignored,
+    # and ignored signals stay ignored across exec: perl puts SIGINT back
+    # to its default before running wip15, as an interactive shell would)
+    for sig in TERM INT; do
+        rm -f sig.wip15
+        perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die' \
+            "$W15_WIP15" trace -q -o sig.wip15 -- "$tapp" loop > out.txt 2> err.txt &
+        wpid=$!
+        sleep 1
+        kill -s $sig $wpid
+        wait $wpid
+        rc=$?
+        case $sig in TERM) want=143 ;; INT) want=130 ;; esac
+        [ $rc = $want ] || fail "SIG$sig to wip15 trace: status $rc, expected $want ($(cat err.txt))"
+        pgrep -f "w15_tapp loop" > /dev/null && fail "the program survived SIG$sig sent to wip15 trace"
+        check sig.wip15
+        grep -q "^end ERROR" check.txt && fail "trace unreadable after SIG$sig"
+        expect "func eglSwapBuffers"
+    done
     ;;
 busyexit)
     # the program exits while another thread is inside GL calls all the time
