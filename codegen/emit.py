@@ -251,7 +251,7 @@ def emit_apitable_c(m):
     for i in range(0, len(order), 16):
         by_name.append('    ' + ', '.join(str(x) for x in order[i:i + 16]) + ',')
     cs_names = ['    "%s",' % n for n in sorted(m.helpers)]
-    pnames = ['    {0x%x, %d}, /* %s */' % (v, n, name) for v, n, name in m.pnames]
+    pnames = ['    {0x%x, %d, %d}, /* %s */' % (v, n, f, name) for v, n, name, f in m.pnames]
     return tpl('apitable.c').substitute(
         header=header(m, 'apitable.c', 'The tables of src/common/apitable.h.'),
         strpool=pool.c(), funcs=_or_zero(funcs), nfuncs=len(m.funcs),

@@ -72,6 +72,10 @@ def slot_of(ctype):
     return {'F32': 'f', 'F64': 'd', 'PTR': 'p', 'FUNCPTR': 'p'}[ctype]
 
 
+
+# w15_pname_count_t.flags bits (src/common/apitable.h)
+PNAME_ENUM_VALUED = 1
+
 class AnnotationError(Exception):
     """An annotation line the generator refuses; str() names file:line."""
 
@@ -168,7 +172,7 @@ class Model:
         self.groups = {}         # name -> Group
         self.all_enums = []      # (value, name, api_bits) sorted
         self.helpers = {}        # name -> Helper
-        self.pnames = []         # (value, count, name) sorted by value
+        self.pnames = []         # (value, count, name, flags) sorted by value
         self.types = []          # registry Type objects, per registry
         self.inputs = []
         self.registries = []
@@ -218,6 +222,7 @@ class Builder:
         self.flag_lines = []
         self.unflag_lines = []
         self.pname_lines = []
+        self.enum_valued_lines = []
 
     # -- annotations --------------------------------------------------
     def parse_lines(self):
@@ -268,6 +273,8 @@ class Builder:
                 self.unflag_lines.append(ln)
             elif d == 'pname' and len(w) >= 3:
                 self.pname_lines.append(ln)
+            elif d == 'enum-valued' and len(w) >= 2:
+                self.enum_valued_lines.append(ln)
             else:
                 raise ln.error('unknown directive or wrong number of words')
 
@@ -693,9 +700,24 @@ class Builder:
                     raise ln.error('%s: count %d conflicts with %s = %d' % (
                         name, n, counts[v][1], counts[v][0]))
                 counts.setdefault(v, (n, name))
+        # pnames whose one value is itself an enumerant (GL_TEXTURE_MIN_FILTER
+        # takes GL_NEAREST ...): readers print that value by name
+        enum_valued = set()
+        for ln in self.enum_valued_lines:
+            for name in ln.words[1:]:
+                e = self.enum_by_name.get(name)
+                if e is None:
+                    errors.append(str(ln.error('no enum "%s" in the registries' % name)))
+                    continue
+                v = _uniq_value(e.value)
+                if counts.get(v, (0,))[0] != 1:
+                    errors.append(str(ln.error('enum-valued %s needs a "pname 1" line' % name)))
+                    continue
+                enum_valued.add(v)
         if errors:
             raise AnnotationError('\n'.join(errors))
-        self.m.pnames = sorted((v, n, name) for v, (n, name) in counts.items())
+        self.m.pnames = sorted((v, n, name, PNAME_ENUM_VALUED if v in enum_valued else 0)
+                               for v, (n, name) in counts.items())
 
 
 def build(registries, annotation_paths):

@@ -94,7 +94,7 @@ const char *w15_enum_name(uint32_t g, uint64_t value, uint32_t api_mask)
     return find(w15_all_enums, w15_nall_enums, value, api_mask);
 }
 
-uint32_t w15_pname_count(uint32_t pname)
+static const w15_pname_count_t *pname_find(uint32_t pname)
 {
     uint32_t lo = 0, hi = w15_npname_counts;
     while (lo < hi) {
@@ -104,5 +104,17 @@ uint32_t w15_pname_count(uint32_t pname)
         else
             hi = mid;
     }
-    return lo < w15_npname_counts && w15_pname_counts[lo].pname == pname ? w15_pname_counts[lo].count : 0;
+    return lo < w15_npname_counts && w15_pname_counts[lo].pname == pname ? &w15_pname_counts[lo] : NULL;
+}
+
+uint32_t w15_pname_count(uint32_t pname)
+{
+    const w15_pname_count_t *p = pname_find(pname);
+    return p ? p->count : 0;
+}
+
+uint32_t w15_pname_flags(uint32_t pname)
+{
+    const w15_pname_count_t *p = pname_find(pname);
+    return p ? p->flags : 0;
 }

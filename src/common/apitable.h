@@ -168,12 +168,17 @@ extern const uint32_t w15_ncompsize;
  * glMaterial*v, glGetProgramiv, ... pname takes (glapi/pnames.txt). */
 typedef struct w15_pname_count {
     uint32_t pname;
-    uint32_t count;
+    uint16_t count;
+    uint16_t flags;     /* W15_PNAME_* */
 } w15_pname_count_t;
+/* The pname's one value is an enumerant (GL_TEXTURE_MIN_FILTER: GL_NEAREST). */
+#define W15_PNAME_ENUM_VALUED 1u
 extern const w15_pname_count_t w15_pname_counts[]; /* sorted by pname */
 extern const uint32_t w15_npname_counts;
 /* Count for `pname`, or 0 when the table does not know it. */
 uint32_t w15_pname_count(uint32_t pname);
+/* W15_PNAME_* flags of `pname`, 0 when the table does not know it. */
+uint32_t w15_pname_flags(uint32_t pname);
 
 static inline const char *w15_str(uint32_t off) { return w15_strpool + off; }
 

@@ -99,7 +99,7 @@ static void text_call(w15t_trace_t *t, const w15_call_t *c, const w15t_ptrs_t *p
         if (c->args[i].type.is_array && (api = w15t_attrib_api(t, c, i)) != 0 &&
             (w15t_ptrs_find(ptrs, i, &found), !found))
             w15t_print_attribs(&c->args[i], api, c->func->name, &o->print);
-        else
+        else if (!w15t_print_pname_value(t, c, i, 0))
             text_arg(t, &c->args[i], i, ptrs, o, bad, err);
     }
     w15t_putc(')');
@@ -144,7 +144,8 @@ static void json_call(w15t_trace_t *t, const w15_call_t *c, const w15t_ptrs_t *p
     for (uint32_t i = 0; i < c->func->nargs; i++) {
         if (i)
             w15t_putc(',');
-        json_arg(t, &c->args[i], i, ptrs, o, bad, err);
+        if (!w15t_print_pname_value(t, c, i, 1))
+            json_arg(t, &c->args[i], i, ptrs, o, bad, err);
     }
     w15t_putc(']');
     if (c->result) {

@@ -1178,6 +1178,53 @@ static void jprint_named(uint64_t value, int is_signed, const char *name)
     w15t_putc('}');
 }
 
+int w15t_print_pname_value(w15t_trace_t *t, const w15_call_t *c, uint32_t i, int json)
+{
+#ifdef W15_HAVE_APITABLE
+    if (i == 0 || i >= c->func->nargs)
+        return 0;
+    const w15_value_t *pn = &c->args[i - 1], *v = &c->args[i];
+    if (pn->type.is_array || !pn->type.has_group || pn->type.base != W15_UINT || pn->count != 1 ||
+        v->type.is_array || v->type.has_group || v->count != 1)
+        return 0;
+    const w15_group_t *g = w15_reader_group(t->r, pn->group);
+    if (!g || g->type != W15_GROUP_ENUM || pn->v.u[0] > UINT32_MAX ||
+        !(w15_pname_flags((uint32_t)pn->v.u[0]) & W15_PNAME_ENUM_VALUED))
+        return 0;
+    uint64_t value;
+    int is_signed = 0;
+    switch (v->type.base) {
+    case W15_UINT:
+        value = v->v.u[0];
+        break;
+    case W15_INT:
+        if (v->v.i[0] < 0)
+            return 0;
+        value = (uint64_t)v->v.i[0];
+        is_signed = 1;
+        break;
+    case W15_FLOAT: /* glTexParameterf(t, GL_TEXTURE_MIN_FILTER, 9728.0f) */
+        if (!(v->v.f[0] >= 0 && v->v.f[0] < 4294967296.0f) || v->v.f[0] != (float)(uint32_t)v->v.f[0])
+            return 0;
+        value = (uint32_t)v->v.f[0];
+        break;
+    default:
+        return 0;
+    }
+    const char *name = w15_enum_name(W15_NO_GROUP, value, 0);
+    if (!name)
+        return 0;
+    if (json)
+        jprint_named(value, is_signed, name);
+    else
+        w15t_puts(name);
+    return 1;
+#else
+    (void)t; (void)c; (void)i; (void)json;
+    return 0;
+#endif
+}
+
 static void jprint_elem(w15t_trace_t *t, const w15_value_t *v, uint32_t i,
                         const w15t_print_opts_t *o, int *bad, w15_error_t *err)
 {

@@ -180,6 +180,13 @@ void w15t_print_attribs(const w15_value_t *v, uint32_t api, const char *func,
  * caller prints the plain number. */
 int w15t_enum_text(w15t_trace_t *t, uint32_t group, uint64_t value, char *buf, size_t cap);
 
+/* Argument `i` of `c` is a plain number that follows an enum-valued pname
+ * (glTexParameteri(target, GL_TEXTURE_MIN_FILTER, 9728), see glapi/pnames.txt
+ * "enum-valued"): print it by name (`GL_NEAREST`, or in JSON
+ * {"value":9728,"name":"GL_NEAREST"}) and return 1; otherwise print nothing
+ * and return 0. */
+int w15t_print_pname_value(w15t_trace_t *t, const w15_call_t *c, uint32_t i, int json);
+
 /* "0.0" / "0.0a" for a w15_version_t; "?" otherwise. */
 const char *w15t_version_name(unsigned v);
 

@@ -207,8 +207,25 @@ class ModelTest(unittest.TestCase):
         self.assertEqual(tex0, ['GL_TEXTURE0', 'GL_TEXTURE0_ARB'])
 
     def test_pnames(self):
-        self.assertEqual(self.m.pnames, [(0x0B71, 1, 'GL_DEPTH_TEST'), (0x0BA2, 4, 'GL_VIEWPORT'),
-                                         (0x0BE2, 1, 'GL_BLEND')])
+        self.assertEqual(self.m.pnames, [(0x0B71, 1, 'GL_DEPTH_TEST', 0), (0x0BA2, 4, 'GL_VIEWPORT', 0),
+                                         (0x0BE2, 1, 'GL_BLEND', 0)])
+
+
+class EnumValuedTest(unittest.TestCase):
+    def test_flag_set(self):
+        m, _ = build('enum-valued GL_BLEND\n')
+        flags = {name: f for v, n, name, f in m.pnames}
+        self.assertEqual(flags, {'GL_DEPTH_TEST': 0, 'GL_VIEWPORT': 0, 'GL_BLEND': model.PNAME_ENUM_VALUED})
+
+    def test_refused_without_count_1(self):
+        with self.assertRaises(model.AnnotationError) as cm:
+            build('enum-valued GL_VIEWPORT\n')
+        self.assertIn('needs a "pname 1" line', str(cm.exception))
+
+    def test_refused_unknown(self):
+        with self.assertRaises(model.AnnotationError) as cm:
+            build('enum-valued GL_NO_SUCH_THING\n')
+        self.assertIn('GL_NO_SUCH_THING', str(cm.exception))
 
 
 class UnflagTest(unittest.TestCase):

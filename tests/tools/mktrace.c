@@ -155,12 +155,13 @@ enum {
     F_GETSTRING, F_SHADERSOURCE, F_BUFFERDATA, F_TEXIMAGE2D, F_MAPBUFFER, F_ISENABLED,
     F_FENCESYNC, F_DEBUGCB, F_SWAP, F_DRAWBUFFERS, F_TESTBOOLS, F_TESTUINTS, F_TESTGROUPS,
     F_TESTSTRINGS, F_TESTEXTRA, F_TESTFLOATS, F_TESTDOUBLES, F_DRAWARRAYS, F_FINISH,
-    F_EGLCREATECONTEXT, F_GLXCHOOSEVISUAL, F_GLXCREATECONTEXTATTRIBS, F_COUNT
+    F_EGLCREATECONTEXT, F_GLXCHOOSEVISUAL, F_GLXCREATECONTEXTATTRIBS, F_TEXPARAMI, F_TEXPARAMF,
+    F_COUNT
 };
 enum {
     G_ENABLECAP, G_CLEARMASK, G_TEXTARGET, G_TEXTURES, G_STRINGNAME, G_SHADERS, G_BUFTARGET,
     G_BUFUSAGE, G_PIXFORMAT, G_PIXTYPE, G_BUFACCESS, G_SYNCCOND, G_SYNCS, G_DRAWBUF, G_NOMASK,
-    G_NOENUM, G_PRIMITIVE, G_COUNT
+    G_NOENUM, G_PRIMITIVE, G_TEXPARAM, G_COUNT
 };
 
 static void declare_all(void)
@@ -182,6 +183,7 @@ static void declare_all(void)
     decl_group(G_NOMASK, W15_GROUP_BITMASK, "NoSuchMask");
     decl_group(G_NOENUM, W15_GROUP_ENUM, "NoSuchGroup");
     decl_group(G_PRIMITIVE, W15_GROUP_ENUM, "PrimitiveType");
+    decl_group(G_TEXPARAM, W15_GROUP_ENUM, "TextureParameterName");
 
     const w15_type_t v = S(VOID);
     decl_func(F_THREAD, "wip15ThreadSwitch", v, 4, (w15_type_t[]){S(UINT), S(PTR), S(UINT), S(STRING)});
@@ -223,6 +225,8 @@ static void declare_all(void)
               (w15_type_t[]){S(PTR), S(INT), A(INT)});
     decl_func(F_GLXCREATECONTEXTATTRIBS, "glXCreateContextAttribsARB", S(PTR), 5,
               (w15_type_t[]){S(PTR), S(PTR), S(PTR), S(BOOL), A(INT)});
+    decl_func(F_TEXPARAMI, "glTexParameteri", v, 3, (w15_type_t[]){SG(UINT), SG(UINT), S(INT)});
+    decl_func(F_TEXPARAMF, "glTexParameterf", v, 3, (w15_type_t[]){SG(UINT), SG(UINT), S(FLOAT)});
 }
 
 static void thread_switch(uint64_t tid, uint64_t ctx, uint64_t seq, const char *name)
@@ -365,12 +369,19 @@ static void write_values(const char *dir)
     }
     u(0x5000); extras(0); end();
 
+    /* values of enum-valued pnames print by name (glapi/pnames.txt), other
+     * values and non-integral floats as numbers */
+    call(F_TEXPARAMI); u(0x0DE1); grp(G_TEXTARGET); u(0x2801); grp(G_TEXPARAM); i64(0x2600); extras(0); end();
+    call(F_TEXPARAMI); u(0x0DE1); grp(G_TEXTARGET); u(0x813C); grp(G_TEXPARAM); i64(2); extras(0); end();
+    call(F_TEXPARAMF); u(0x0DE1); grp(G_TEXTARGET); u(0x2800); grp(G_TEXPARAM); f32(9729.0f); extras(0); end();
+    call(F_TEXPARAMF); u(0x0DE1); grp(G_TEXTARGET); u(0x2801); grp(G_TEXPARAM); f32(0.5f); extras(0); end();
+
     /* a second thread, two frames */
     call(F_DRAWARRAYS); u(4); grp(G_PRIMITIVE); i64(0); i64(3); extras(0); end();
     call(F_SWAP); u(0x1234); u(0x400002); extras(0); end();
     thread_switch(1001, 0, 0, "worker");
     call(F_FINISH); extras(0); end();
-    thread_switch(1000, 0x5500aa00, 28, "main");
+    thread_switch(1000, 0x5500aa00, 32, "main");
     call(F_DRAWARRAYS); u(4); grp(G_PRIMITIVE); i64(0); i64(6); extras(0); end();
     call(F_DRAWARRAYS); u(4); grp(G_PRIMITIVE); i64(6); i64(6); extras(0); end();
     call(F_SWAP); u(0x1234); u(0x400002); extras(0); end();
