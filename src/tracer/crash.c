@@ -10,7 +10,8 @@
  * sigaction() and signal() are interposed so a program that installs its
  * own handler for one of the fatal signals later keeps ours in front: we
  * remember its action (and return it as the old action when asked) and
- * chain to it.  For SIGTERM/SIGINT a program handler replaces ours
+ * chain to it (for a fault the program handles, its handler runs first and
+ * recording goes on: see on_signal).  For SIGTERM/SIGINT a program handler replaces ours
  * entirely: the program then decides how to exit, and exit() flushes.
  *
  * _exit and _Exit are interposed to flush first (the normal exit path is
@@ -48,14 +49,31 @@ static int real_sigaction(int sig, const struct sigaction *a, struct sigaction *
     return real_sigaction_fn(sig, a, o);
 }
 
-static void on_signal(int sig, siginfo_t *si, void *uc)
+/* Write everything recorded and stop recording: the process is about to
+ * die.  Once per process. */
+static void crash_flush(void)
 {
-    int e = errno;
     if (getpid() == crash_pid && !atomic_exchange(&crash_done, 1)) {
         w15_output_crash_flush(w15_tls);
         w15_timing_crash();
     }
+}
+
+static void on_signal(int sig, siginfo_t *si, void *uc)
+{
+    int e = errno;
     struct sigaction *a = &app_act[sig];
+    int app_handles = ((a->sa_flags & SA_SIGINFO) && a->sa_sigaction) ||
+                      (!(a->sa_flags & SA_SIGINFO) && a->sa_handler != SIG_DFL && a->sa_handler != SIG_IGN);
+    /* A fault the program handles itself is not necessarily fatal: the JVM,
+     * emulators and sandboxes take SIGSEGV as part of normal work and go on.
+     * Their handler runs first and tracing continues; a handler that gives
+     * up ends in abort(), _exit() or the default action, which flush.
+     * Everything else (default action, SIGABRT, whose abort() kills the
+     * process even when a handler returns) flushes first. */
+    int fault = sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE;
+    if (!(app_handles && fault))
+        crash_flush();
     if ((a->sa_flags & SA_SIGINFO) && a->sa_sigaction) {
         a->sa_sigaction(sig, si, uc);
     } else if (a->sa_handler == SIG_IGN && (sig == SIGTERM || sig == SIGINT || sig == SIGABRT)) {

@@ -91,6 +91,18 @@ segv)
         grep -q "^end ERROR" check.txt && fail "trace unreadable (stream $stream)"
     done
     ;;
+segvhandled)
+    # a SIGSEGV the program's own handler recovers from (as the JVM does)
+    # is not a crash: tracing goes on and the trace ends complete
+    run "$tapp" segvhandled > out.txt 2> err.txt || fail "tapp failed: $(cat err.txt)"
+    grep -q "tapp: done" out.txt || fail "app output changed"
+    check w15_tapp.wip15
+    expect "end END"
+    expect "last glDisable"
+    reject "seq-error"
+    n=$(sed -n 's/^func glEnable //p' check.txt)
+    [ "${n:-0}" -ge 6 ] || fail "only ${n:-0} glEnable calls: recording stopped at the handled SIGSEGV"
+    ;;
 exit)
     run "$tapp" exit > out.txt 2> err.txt
     rc=$?

@@ -4,6 +4,8 @@
  *   tapp threads N   N threads, each its own context, 1000 calls each
  *   tapp fork        calls, fork; the child calls GL too; both exit 0
  *   tapp segv        calls, then a NULL dereference
+ *   tapp segvhandled calls, a NULL dereference its own SIGSEGV handler
+ *                    recovers from (as the JVM does), more calls, exit 0
  *   tapp exit        calls, then _exit(3)
  *   tapp loop        frames forever (killed by the test)
  *   tapp idle        a thread makes 100 calls and sleeps; main sleeps
@@ -14,6 +16,8 @@
 #include <EGL/egl.h>
 #include <GLES3/gl3.h>
 #include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,6 +177,13 @@ static void pixel_calls(void)
     glDeleteTextures(2, tex);
 }
 
+static sigjmp_buf segv_jmp;
+static void on_segv_recover(int sig)
+{
+    (void)sig;
+    siglongjmp(segv_jmp, 1);
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "basic";
@@ -243,6 +254,25 @@ int main(int argc, char **argv)
         glEnable(GL_SCISSOR_TEST); /* the last call before the crash */
         volatile int *p = NULL;
         *p = 1;
+        return 0;
+    }
+    if (!strcmp(mode, "segvhandled")) {
+        some_calls(2, s);
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_segv_recover;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGSEGV, &sa, NULL);
+        for (int k = 0; k < 3; k++) {
+            if (sigsetjmp(segv_jmp, 1) == 0) {
+                volatile int *p = NULL;
+                *p = 1; /* handled: the handler jumps back */
+            }
+            glEnable(GL_SCISSOR_TEST);
+        }
+        some_calls(1, s);
+        glDisable(GL_SCISSOR_TEST); /* the last call */
+        printf("tapp: done\n");
         return 0;
     }
     if (!strcmp(mode, "exit")) {
