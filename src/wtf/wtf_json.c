@@ -394,31 +394,12 @@ w15_wtf_err_t w15_wtf_json_read_mem(const char *text, size_t n, const char *name
 w15_wtf_err_t w15_wtf_json_read(const char *path, w15_wtf_file_t **out, char *err, size_t errlen)
 {
     *out = NULL;
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return W15_WTF_E_IO;
-    }
-    size_t cap = 1 << 16, len = 0;
-    char *b = malloc(cap);
-    while (b) {
-        len += fread(b + len, 1, cap - len, fp);
-        if (len < cap)
-            break;
-        char *nb = realloc(b, cap * 2);
-        if (!nb)
-            free(b);
-        b = nb;
-        cap *= 2;
-    }
-    int bad = ferror(fp);
-    fclose(fp);
-    if (!b || bad) {
-        free(b);
-        snprintf(err, errlen, "%s: %s", path, b ? "read error" : "out of memory");
-        return b ? W15_WTF_E_IO : W15_WTF_E_NOMEM;
-    }
-    w15_wtf_err_t e = w15_wtf_json_read_mem(b, len, path, out, err, errlen);
+    uint8_t *b;
+    size_t len;
+    w15_wtf_err_t r = w15_wtf_read_file(path, &b, &len, err, errlen);
+    if (r != W15_WTF_E_OK)
+        return r;
+    w15_wtf_err_t e = w15_wtf_json_read_mem((const char *)b, len, path, out, err, errlen);
     free(b);
     return e;
 }

@@ -630,7 +630,7 @@ out:
     return W15_WTF_E_OK;
 }
 
-static w15_wtf_err_t slurp(const char *path, uint8_t **data, size_t *n, char *err, size_t errlen)
+w15_wtf_err_t w15_wtf_read_file(const char *path, uint8_t **data, size_t *n, char *err, size_t errlen)
 {
     FILE *fp = fopen(path, "rb");
     if (!fp) {
@@ -672,7 +672,7 @@ w15_wtf_err_t w15_wtf_read(const char *path, int flags, w15_wtf_file_t **out, ch
     uint8_t *data;
     size_t n;
     *out = NULL;
-    w15_wtf_err_t e = slurp(path, &data, &n, err, errlen);
+    w15_wtf_err_t e = w15_wtf_read_file(path, &data, &n, err, errlen);
     if (e != W15_WTF_E_OK)
         return e;
     e = w15_wtf_read_mem(data, n, path, flags, out, err, errlen);

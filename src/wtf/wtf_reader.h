@@ -131,6 +131,11 @@ const char *w15_wtf_strerror(w15_wtf_err_t e);
  * and a message in err.  With W15_WTF_READ_LENIENT a file cut inside its
  * last chunk is read up to there and err holds a warning (else ""). */
 w15_wtf_err_t w15_wtf_read(const char *path, int flags, w15_wtf_file_t **out, char *err, size_t errlen);
+
+/* Read the whole file `path` into a malloc'd buffer (*data, *n bytes; the
+ * caller frees it).  On failure returns W15_WTF_E_IO or W15_WTF_E_NOMEM with
+ * "PATH: reason" in err and sets nothing. */
+w15_wtf_err_t w15_wtf_read_file(const char *path, uint8_t **data, size_t *n, char *err, size_t errlen);
 /* Same on bytes in memory; `name` is used in messages. */
 w15_wtf_err_t w15_wtf_read_mem(const uint8_t *data, size_t n, const char *name, int flags, w15_wtf_file_t **out,
                                char *err, size_t errlen);
