@@ -1,6 +1,7 @@
 /* cmd_export.c -- `wip15 export --chrome OUT.json FILE`: a .wtf-trace or
- * .wtf-json as Chrome trace-event JSON for Perfetto / chrome://tracing
- * (mapping in docs/WTF.md "Chrome export"). */
+ * .wtf-json (or every generation of a rotated capture) as Chrome trace-event
+ * JSON for Perfetto / chrome://tracing (mapping in docs/WTF.md "Chrome
+ * export"). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
@@ -15,23 +16,27 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: wip15 export --chrome OUT.json FILE.wtf-trace|FILE.wtf-json\n"
+    fprintf(f, "usage: wip15 export --chrome OUT.json [--single] FILE.wtf-trace|FILE.wtf-json\n"
                "\n"
                "Writes the Chrome trace-event format (JSON object with \"traceEvents\"),\n"
                "which Perfetto (ui.perfetto.dev) and chrome://tracing open: one track per\n"
                "thread with its GL calls (args.call = the call's number in its thread) and\n"
                "debug groups, markers as instant events, and a \"frames\" track per thread\n"
-               "with one slice per frame.  OUT may be - (standard output).\n");
+               "with one slice per frame.  OUT may be - (standard output).\n"
+               "\n"
+               "Given generation 0 of a rotated capture (X.wtf-trace with X.1.wtf-trace ...\n"
+               "beside it), every generation goes into the one trace, on one timeline;\n"
+               "--single reads only FILE.  A later generation named directly is read alone.\n");
 }
 
 /* Chrome thread id of zone z: the number before ':' in "<tid>:<name>", else
  * 1000000 + z. */
-static long zone_tid(const w15_wtf_file_t *f, uint32_t z)
+static long zone_tid(const w15_timeline_t *tl, uint32_t z)
 {
-    if (z && z <= f->nzones && f->zones[z - 1].name) {
+    if (z && z <= tl->nzones && tl->zone_name[z - 1]) {
         char *end;
-        long t = strtol(f->zones[z - 1].name, &end, 10);
-        if (end != f->zones[z - 1].name && *end == ':' && t > 0)
+        long t = strtol(tl->zone_name[z - 1], &end, 10);
+        if (end != tl->zone_name[z - 1] && *end == ':' && t > 0)
             return t;
     }
     return 1000000 + (long)z;
@@ -46,7 +51,7 @@ static int emit(FILE *o, json_object *e, int *first)
     return r < 0 ? -1 : 0;
 }
 
-static json_object *ev(const char *ph, const char *name, const char *cat, long pid, long tid, uint32_t ts_us)
+static json_object *ev(const char *ph, const char *name, const char *cat, long pid, long tid, uint64_t ts_us)
 {
     json_object *e = json_object_new_object();
     json_object_object_add(e, "ph", json_object_new_string(ph));
@@ -55,7 +60,7 @@ static json_object *ev(const char *ph, const char *name, const char *cat, long p
         json_object_object_add(e, "cat", json_object_new_string(cat));
     json_object_object_add(e, "pid", json_object_new_int64(pid));
     json_object_object_add(e, "tid", json_object_new_int64(tid));
-    json_object_object_add(e, "ts", json_object_new_int64(ts_us));
+    json_object_object_add(e, "ts", json_object_new_int64((int64_t)ts_us));
     return e;
 }
 
@@ -70,13 +75,16 @@ static json_object *meta(const char *what, long pid, long tid, const char *value
 
 int cmd_export(int argc, char **argv)
 {
-    static const struct option opts[] = {{"chrome", required_argument, 0, 'c'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    static const struct option opts[] = {
+        {"chrome", required_argument, 0, 'c'}, {"single", no_argument, 0, '1'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     const char *out = NULL;
-    int c;
+    int c, single = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         if (c == 'c') {
             out = optarg;
+        } else if (c == '1') {
+            single = 1;
         } else if (c == 'h') {
             usage(stdout);
             return 0;
@@ -91,17 +99,25 @@ int cmd_export(int argc, char **argv)
     }
     const char *path = argv[optind];
     char err[512];
-    w15_wtf_file_t *f;
-    if (w15_wtf_read_any(path, W15_WTF_READ_LENIENT, &f, err, sizeof err) != W15_WTF_E_OK) {
+    w15_wtf_capture_t cap;
+    if (w15_wtf_capture_read(path, W15_WTF_READ_LENIENT | (single ? W15_WTF_CAPTURE_SINGLE : 0), &cap, err, sizeof err) !=
+        W15_WTF_E_OK) {
         fprintf(stderr, "wip15: export: %s\n", err);
         return 1;
     }
-    if (err[0])
-        fprintf(stderr, "wip15: export: warning: %s\n", err);
+    for (size_t i = 0; i < cap.nwarnings; i++)
+        fprintf(stderr, "wip15: export: warning: %s\n", cap.warnings[i]);
+    if (cap.named_gen)
+        fprintf(stderr, "wip15: export: note: %s is generation %u of a rotated capture: read alone (name generation 0 for the whole capture)\n",
+                path, cap.named_gen);
+    else if (cap.unread && single)
+        fprintf(stderr, "wip15: export: note: --single: %zu later generation file%s beside %s not read\n", cap.unread,
+                cap.unread == 1 ? "" : "s", path);
+    const w15_wtf_file_t *f = cap.files[0];
     w15_timeline_t tl;
-    if (w15_timeline_build(f, &tl) != 0) {
+    if (w15_timeline_build_capture(&cap, &tl) != 0) {
         fprintf(stderr, "wip15: export: out of memory\n");
-        w15_wtf_file_free(f);
+        w15_wtf_capture_free(&cap);
         return 1;
     }
     /* process: contextInfo.taskId / title from the file header */
@@ -119,19 +135,22 @@ int cmd_export(int argc, char **argv)
         fprintf(stderr, "wip15: export: cannot create %s: %m\n", out);
         json_object_put(hdr);
         w15_timeline_free(&tl);
-        w15_wtf_file_free(f);
+        w15_wtf_capture_free(&cap);
         return 1;
     }
     int first = 1, bad = 0;
     errno = 0;
     char tb[64];
     snprintf(tb, sizeof tb, "%.3f", f->timebase);
-    bad |= fprintf(o, "{\"displayTimeUnit\":\"ms\",\"otherData\":{\"source\":\"wip15\",\"timebase_ms\":%s},\"traceEvents\":[",
+    bad |= fprintf(o, "{\"displayTimeUnit\":\"ms\",\"otherData\":{\"source\":\"wip15\",\"timebase_ms\":%s,\"generations\":[",
                    tb) < 0;
+    for (size_t i = 0; i < cap.nfiles; i++)
+        bad |= fprintf(o, "%s%u", i ? "," : "", cap.gen[i]) < 0;
+    bad |= fprintf(o, "]},\"traceEvents\":[") < 0;
     bad |= emit(o, meta("process_name", pid, 0, title), &first);
-    for (uint32_t z = 1; z <= f->nzones; z++) {
-        long tid = zone_tid(f, z);
-        const char *zn = f->zones[z - 1].name ? f->zones[z - 1].name : "?";
+    for (uint32_t z = 1; z <= tl.nzones; z++) {
+        long tid = zone_tid(&tl, z);
+        const char *zn = tl.zone_name[z - 1] ? tl.zone_name[z - 1] : "?";
         bad |= emit(o, meta("thread_name", pid, tid, zn), &first);
         int has_frames = 0;
         for (size_t i = 0; i < tl.nframes && !has_frames; i++)
@@ -144,8 +163,8 @@ int cmd_export(int argc, char **argv)
     }
     for (size_t i = 0; i < tl.nscopes && !bad; i++) {
         const w15_scope_t *s = &tl.scopes[i];
-        json_object *e = ev("X", s->name, s->kind == W15_SCOPE_CALL ? "gl" : "group", pid, zone_tid(f, s->zone), s->t0);
-        json_object_object_add(e, "dur", json_object_new_int64(s->t1 - s->t0));
+        json_object *e = ev("X", s->name, s->kind == W15_SCOPE_CALL ? "gl" : "group", pid, zone_tid(&tl, s->zone), s->t0);
+        json_object_object_add(e, "dur", json_object_new_int64((int64_t)(s->t1 - s->t0)));
         if (s->call >= 0 || !s->closed) {
             json_object *a = json_object_new_object();
             if (s->call >= 0)
@@ -158,7 +177,7 @@ int cmd_export(int argc, char **argv)
     }
     for (size_t i = 0; i < tl.ninstants && !bad; i++) {
         const w15_instant_t *m = &tl.instants[i];
-        json_object *e = ev("i", m->name, "marker", pid, zone_tid(f, m->zone), m->t);
+        json_object *e = ev("i", m->name, "marker", pid, zone_tid(&tl, m->zone), m->t);
         json_object_object_add(e, "s", json_object_new_string("t"));
         bad |= emit(o, e, &first);
     }
@@ -166,8 +185,8 @@ int cmd_export(int argc, char **argv)
         const w15_frame_t *fr = &tl.frames[i];
         char nm[32];
         snprintf(nm, sizeof nm, "frame %u", fr->number);
-        json_object *e = ev("X", nm, "frame", pid, zone_tid(f, fr->zone) + 100000000, fr->t0);
-        json_object_object_add(e, "dur", json_object_new_int64(fr->t1 - fr->t0));
+        json_object *e = ev("X", nm, "frame", pid, zone_tid(&tl, fr->zone) + 100000000, fr->t0);
+        json_object_object_add(e, "dur", json_object_new_int64((int64_t)(fr->t1 - fr->t0)));
         json_object *a = json_object_new_object();
         json_object_object_add(a, "frame", json_object_new_int64(fr->number));
         json_object_object_add(a, "calls", json_object_new_int64(fr->ncalls));
@@ -185,6 +204,6 @@ int cmd_export(int argc, char **argv)
     }
     json_object_put(hdr);
     w15_timeline_free(&tl);
-    w15_wtf_file_free(f);
+    w15_wtf_capture_free(&cap);
     return bad ? 1 : 0;
 }

@@ -1,7 +1,9 @@
 /* cmd_frames.c -- `wip15 frames`: frame-time statistics of a .wtf-trace or
- * .wtf-json file (definitions in docs/WTF.md "Timing tools"). */
+ * .wtf-json file, or of every generation of a rotated capture (definitions
+ * in docs/WTF.md "Timing tools" and "Long captures: rotation"). */
 #define _GNU_SOURCE
 #include <getopt.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -29,7 +31,13 @@ static void usage(FILE *f)
                "  --skip N        leave the zone's first N frames out of the frame\n"
                "                  statistics, chart and CSV (warm-up; frame 0 runs from\n"
                "                  the thread's first GL call to its first swap); default 0\n"
-               "  -h, --help      this text\n");
+               "  --single        read only FILE, not the later generations of a rotated\n"
+               "                  capture beside it (FILE.1.wtf-trace, FILE.2.wtf-trace, ...)\n"
+               "  -h, --help      this text\n"
+               "\n"
+               "Given generation 0 of a rotated capture (X.wtf-trace with X.1.wtf-trace ...\n"
+               "beside it), every generation is read and analysed as one capture; a later\n"
+               "generation named directly is read alone.\n");
 }
 
 static void jstr(FILE *o, const char *s)
@@ -46,9 +54,9 @@ static void jstr(FILE *o, const char *s)
     fputc('"', o);
 }
 
-static const char *zone_name(const w15_wtf_file_t *f, uint32_t z)
+static const char *zone_name(const w15_timeline_t *tl, uint32_t z)
 {
-    return z && z <= f->nzones && f->zones[z - 1].name ? f->zones[z - 1].name : "(no zone)";
+    return z && z <= tl->nzones && tl->zone_name[z - 1] ? tl->zone_name[z - 1] : "(no zone)";
 }
 
 /* ------------------------------------------------------------------ SVG -- */
@@ -84,7 +92,7 @@ static void svg_text(FILE *o, double x, double y, const char *anchor, int size, 
     fputs("</text>\n", o);
 }
 
-static int write_svg(const char *path, const w15_wtf_file_t *f, const w15_frame_stats_t *st)
+static int write_svg(const char *path, const w15_timeline_t *tl, const w15_frame_stats_t *st)
 {
     FILE *o = fopen(path, "w");
     if (!o) {
@@ -107,7 +115,7 @@ static int write_svg(const char *path, const w15_wtf_file_t *f, const w15_frame_
     fprintf(o, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
                "font-family=\"sans-serif\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
             W, H, W, H);
-    svg_text(o, W / 2, 24, "middle", 16, "Frame times: %zu frames, zone %s", n, zone_name(f, st->zone));
+    svg_text(o, W / 2, 24, "middle", 16, "Frame times: %zu frames, zone %s", n, zone_name(tl, st->zone));
     svg_text(o, W / 2, 44, "middle", 12, "mean %.2f ms (%.1f fps)   median %.2f ms   p99 %.2f ms   max %.2f ms   1%% low %.1f fps",
              st->mean_ms, st->fps, st->median_ms, st->p99_ms, st->max_ms, st->low1_fps);
     /* top panel axes and grid */
@@ -256,8 +264,9 @@ int cmd_frames(int argc, char **argv)
     static const struct option opts[] = {
         {"csv", no_argument, 0, 'c'},  {"json", no_argument, 0, 'j'},       {"svg", required_argument, 0, 's'},
         {"top", required_argument, 0, 't'}, {"worst", required_argument, 0, 'w'}, {"zone", required_argument, 0, 'z'},
-        {"skip", required_argument, 0, 'k'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
-    int csv = 0, json = 0, c;
+        {"skip", required_argument, 0, 'k'}, {"single", no_argument, 0, '1'}, {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
+    int csv = 0, json = 0, single = 0, c;
     long top = 20, nworst = 10, skip = 0;
     const char *svg = NULL, *zname = NULL;
     optind = 1;
@@ -288,6 +297,9 @@ int cmd_frames(int argc, char **argv)
         case 'z':
             zname = optarg;
             break;
+        case '1':
+            single = 1;
+            break;
         case 'h':
             usage(stdout);
             return 0;
@@ -302,29 +314,45 @@ int cmd_frames(int argc, char **argv)
     }
     const char *path = argv[optind];
     char err[512];
-    w15_wtf_file_t *f;
-    if (w15_wtf_read_any(path, W15_WTF_READ_LENIENT, &f, err, sizeof err) != W15_WTF_E_OK) {
+    w15_wtf_capture_t cap;
+    if (w15_wtf_capture_read(path, W15_WTF_READ_LENIENT | (single ? W15_WTF_CAPTURE_SINGLE : 0), &cap, err, sizeof err) !=
+        W15_WTF_E_OK) {
         fprintf(stderr, "wip15: frames: %s\n", err);
         return 1;
     }
-    if (err[0])
-        fprintf(stderr, "wip15: frames: warning: %s\n", err);
+    for (size_t i = 0; i < cap.nwarnings; i++)
+        fprintf(stderr, "wip15: frames: warning: %s\n", cap.warnings[i]);
+    char files[256];
+    w15_wtf_capture_describe(&cap, files, sizeof files);
+    if (cap.named_gen)
+        fprintf(stderr, "wip15: frames: note: %s is generation %u of a rotated capture: read alone (name generation 0 for the whole capture)\n",
+                path, cap.named_gen);
+    else if (cap.unread && single)
+        fprintf(stderr, "wip15: frames: note: --single: %zu later generation file%s beside %s not read\n", cap.unread,
+                cap.unread == 1 ? "" : "s", path);
     w15_timeline_t tl;
     w15_frame_stats_t st;
     uint32_t zone = 0;
+    if (w15_timeline_build_capture(&cap, &tl) != 0) {
+        fprintf(stderr, "wip15: frames: out of memory\n");
+        w15_wtf_capture_free(&cap);
+        return 1;
+    }
     if (zname) {
-        for (uint32_t i = 0; i < f->nzones; i++)
-            if (f->zones[i].name && strcmp(f->zones[i].name, zname) == 0)
+        for (uint32_t i = 0; i < tl.nzones; i++)
+            if (tl.zone_name[i] && strcmp(tl.zone_name[i], zname) == 0)
                 zone = i + 1;
         if (!zone) {
             fprintf(stderr, "wip15: frames: %s has no zone named \"%s\"\n", path, zname);
-            w15_wtf_file_free(f);
+            w15_timeline_free(&tl);
+            w15_wtf_capture_free(&cap);
             return 1;
         }
     }
-    if (w15_timeline_build(f, &tl) != 0 || w15_frame_stats_skip(&tl, zone, (size_t)skip, &st) != 0) {
+    if (w15_frame_stats_skip(&tl, zone, (size_t)skip, &st) != 0) {
         fprintf(stderr, "wip15: frames: out of memory\n");
-        w15_wtf_file_free(f);
+        w15_timeline_free(&tl);
+        w15_wtf_capture_free(&cap);
         return 1;
     }
     int rc = 0;
@@ -334,14 +362,17 @@ int cmd_frames(int argc, char **argv)
         printf("frame,start_ms,duration_ms,calls\n");
         for (size_t i = 0; i < st.n; i++) {
             const w15_frame_t *fr = st.frames[i];
-            printf("%u,%u.%03u,%u.%03u,%u\n", fr->number, fr->t0 / 1000, fr->t0 % 1000, (fr->t1 - fr->t0) / 1000,
-                   (fr->t1 - fr->t0) % 1000, fr->ncalls);
+            printf("%u,%" PRIu64 ".%03u,%" PRIu64 ".%03u,%u\n", fr->number, fr->t0 / 1000, (unsigned)(fr->t0 % 1000),
+                   (fr->t1 - fr->t0) / 1000, (unsigned)((fr->t1 - fr->t0) % 1000), fr->ncalls);
         }
     } else if (json) {
         printf("{\"file\":");
         jstr(stdout, path);
-        printf(",\"zone\":");
-        jstr(stdout, zone_name(f, st.zone));
+        printf(",\"generations\":[");
+        for (size_t i = 0; i < cap.nfiles; i++)
+            printf("%s%u", i ? "," : "", cap.gen[i]);
+        printf("],\"zone\":");
+        jstr(stdout, zone_name(&tl, st.zone));
         printf(",\"frames\":%zu,\"fps\":%.10g,\"frame_ms\":{\"mean\":%.10g,\"median\":%.10g,\"p90\":%.10g,\"p95\":%.10g,"
                "\"p99\":%.10g,\"max\":%.10g,\"min\":%.10g},\"low_fps\":{\"1%%\":%.10g,\"0.1%%\":%.10g},\"span_ms\":%.10g,\"calls\":%llu,"
                "\"worst\":[",
@@ -361,7 +392,11 @@ int cmd_frames(int argc, char **argv)
         printf("]}\n");
     } else {
         printf("file:        %s\n", path);
-        printf("zone:        %s\n", zone_name(f, st.zone));
+        if (cap.nfiles > 1 || cap.unread || cap.named_gen)
+            printf("read:        %s%s\n", files,
+                   cap.named_gen ? ", read alone: name generation 0 for the whole capture"
+                   : cap.unread ? "; later generations beside it not read" : "");
+        printf("zone:        %s\n", zone_name(&tl, st.zone));
         printf("frames:      %zu\n", st.n);
         if (st.n) {
             printf("fps:         %.2f (1000 / mean frame time)\n", st.fps);
@@ -383,9 +418,9 @@ int cmd_frames(int argc, char **argv)
         }
     }
     if (svg)
-        rc = write_svg(svg, f, &st);
+        rc = write_svg(svg, &tl, &st);
     w15_frame_stats_free(&st);
     w15_timeline_free(&tl);
-    w15_wtf_file_free(f);
+    w15_wtf_capture_free(&cap);
     return rc;
 }

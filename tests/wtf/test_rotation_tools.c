@@ -1,0 +1,599 @@
+/* test_rotation_tools.c -- `wip15 frames` and `wip15 export --chrome` on a
+ * rotated capture (docs/WTF.md "Long captures: rotation", "Reading a rotated
+ * capture").
+ *
+ *   test_rotation_tools WIP15 OUTDIR
+ *
+ * Writes OUTDIR/rot.wtf-trace with the real emitter and synthetic times
+ * (the default one-hour period) over 140 minutes: a zone with 258 frames
+ * (numbered from 0, as the tracer does), one of them 685 s long with a
+ * debug group and a call open across a forced rotation, and a zone without
+ * frames; then runs the tools and compares with values computed here from
+ * the schedule: frame count, each frame's start, duration and calls (CSV),
+ * the statistics (JSON), the per-function totals, the Chrome trace's
+ * placement of every call, --single, a later generation named alone, a
+ * generation deleted, and a generation 1 cut inside its last chunk and
+ * inside its header.  Exit 0 when everything holds. */
+#define _GNU_SOURCE
+#include "clock.h"
+#include "wtf_emitter.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int failures;
+#define CHECK(c, ...)                                                                                                  \
+    do {                                                                                                               \
+        if (!(c)) {                                                                                                    \
+            fprintf(stderr, "FAIL (line %d): ", __LINE__);                                                             \
+            fprintf(stderr, __VA_ARGS__);                                                                              \
+            fputc('\n', stderr);                                                                                       \
+            if (++failures > 30)                                                                                       \
+                exit(1);                                                                                               \
+        }                                                                                                              \
+    } while (0)
+
+/* ------------------------------------------------------------ schedule -- */
+
+#define S(sec) ((int64_t)(sec) * 1000000)   /* us */
+#define MS(ms) ((int64_t)(ms) * 1000)       /* us */
+#define NFR 258
+#define X_FRAME 239                         /* the long frame */
+#define X_START S(7175)                     /* 119 min 35 s: still generation 1 */
+#define X_END S(7860)                       /* 131 min: generation 2 */
+#define LOAD_ENTER (X_START + S(1))
+#define LOAD_LEAVE S(7850)
+#define FINISH_ENTER S(7830)                /* the zone's forced rotation is at */
+#define FINISH_LEAVE S(7840)                /* 60 min + 70.58 min = 7834.97 s */
+
+enum { F_CLEAR, F_DRAW, F_SWAP, F_TEX, F_FINISH, F_BUFDATA, F__N };
+static const char *fn_name[F__N] = {"glClear", "glDrawArrays", "glSwapBuffers", "glTexImage2D", "glFinish", "glBufferData"};
+
+typedef struct {
+    int64_t start, end; /* us since t0 */
+    unsigned calls;
+} frame_t;
+
+static frame_t fr[NFR];
+static uint64_t fn_count[F__N];
+static int64_t fn_total[F__N]; /* us */
+static size_t ncalls_total;
+static uint64_t g_t0;
+static w15_wtf_t *g_w;
+
+static uint64_t ns(int64_t us)
+{
+    return g_t0 + (uint64_t)us * 1000u;
+}
+
+/* A call scope [t0, t1] in zone z; its argument is t0 in ms (the Chrome
+ * check reads it back). */
+static void call(w15_wtf_zone_t *z, int f, int64_t t0, int64_t t1)
+{
+    w15_wtf_scope_enter(z, w15_wtf_call_event(g_w, (uint32_t)f, fn_name[f]), ns(t0), (uint32_t)(t0 / 1000));
+    w15_wtf_scope_leave(z, ns(t1));
+    fn_count[f]++;
+    fn_total[f] += t1 - t0;
+    ncalls_total++;
+}
+
+static int64_t frame_dur(int n)
+{
+    return MS(10 + (n * 7) % 9); /* 10..18 ms */
+}
+
+static int write_capture(const char *out)
+{
+    char err[256];
+    w15_wtf_info_t info = {"/usr/bin/test_rotation_tools", NULL, "0.1-test", "/tmp/rot.wip15"};
+    g_w = w15_wtf_open(out, &info, err, sizeof err);
+    if (!g_w) {
+        fprintf(stderr, "test_rotation_tools: %s\n", err);
+        return -1;
+    }
+    g_t0 = w15_clock_now();
+    w15_wtf_zone_t *a = w15_wtf_zone_create(g_w, "11:main", "script");
+    w15_wtf_zone_t *b = w15_wtf_zone_create(g_w, "12:worker", "script");
+    int m = 5; /* zone b: a 20 ms glBufferData 10 s after every 5th minute */
+    for (int n = 0; n < NFR; n++) {
+        int64_t s = n <= X_FRAME ? S(5) + S(30) * n : S(7890) + S(30) * (n - X_FRAME - 1);
+        int64_t e = n == X_FRAME ? X_END : s + frame_dur(n);
+        for (; S(60) * m + S(10) < s; m += 5)
+            call(b, F_BUFDATA, S(60) * m + S(10), S(60) * m + S(10) + MS(20));
+        fr[n].start = s;
+        fr[n].end = e;
+        w15_wtf_frame_start(a, (uint32_t)n, ns(s));
+        call(a, F_CLEAR, s + MS(1), s + 1500);
+        fr[n].calls = 1;
+        if (n == X_FRAME) {
+            w15_wtf_scope_enter_named(a, "loading", 7, ns(LOAD_ENTER));
+            for (int64_t t = s + S(5); t < S(7820); t += S(60), fr[n].calls++)
+                call(a, F_TEX, t, t + MS(1));
+            call(a, F_FINISH, FINISH_ENTER, FINISH_LEAVE);
+            w15_wtf_scope_leave(a, ns(LOAD_LEAVE));
+            fr[n].calls++;
+        } else {
+            call(a, F_DRAW, s + MS(2), s + MS(4));
+            fr[n].calls++;
+        }
+        call(a, F_SWAP, e - MS(1), e - 100);
+        fr[n].calls++;
+        w15_wtf_frame_end(a, (uint32_t)n, ns(e));
+    }
+    w15_wtf_close(g_w);
+    return 0;
+}
+
+/* ------------------------------------------------------------- running -- */
+
+typedef struct {
+    int status;
+    char *out, *err;
+} result_t;
+
+static char *slurp(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return strdup("");
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *p = malloc((size_t)len + 1);
+    size_t got = p ? fread(p, 1, (size_t)len, f) : 0;
+    fclose(f);
+    if (!p)
+        return strdup("");
+    p[got] = 0;
+    if (n)
+        *n = got;
+    return p;
+}
+
+static const char *g_wip15, *g_dir;
+
+/* Run wip15 with the NULL-terminated arguments; stdout and stderr caught. */
+static result_t run(const char *arg0, ...)
+{
+    const char *argv[16];
+    int n = 0;
+    argv[n++] = g_wip15;
+    va_list ap;
+    va_start(ap, arg0);
+    for (const char *a = arg0; a && n < 15; a = va_arg(ap, const char *))
+        argv[n++] = a;
+    va_end(ap);
+    argv[n] = NULL;
+    char o[4096], e[4096];
+    snprintf(o, sizeof o, "%s/run.out", g_dir);
+    snprintf(e, sizeof e, "%s/run.err", g_dir);
+    result_t r = {-1, NULL, NULL};
+    pid_t pid = fork();
+    if (pid == 0) {
+        int fo = open(o, O_WRONLY | O_CREAT | O_TRUNC, 0644), fe = open(e, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fo < 0 || fe < 0)
+            _exit(127);
+        dup2(fo, 1);
+        dup2(fe, 2);
+        execv(g_wip15, (char *const *)argv);
+        _exit(127);
+    }
+    int st;
+    if (pid > 0 && waitpid(pid, &st, 0) == pid)
+        r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    r.out = slurp(o, NULL);
+    r.err = slurp(e, NULL);
+    return r;
+}
+
+static void result_free(result_t *r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+static char *path_of(const char *stem, int g)
+{
+    char *p = NULL;
+    if (g)
+        CHECK(asprintf(&p, "%s/%s.%d.wtf-trace", g_dir, stem, g) > 0, "asprintf");
+    else
+        CHECK(asprintf(&p, "%s/%s.wtf-trace", g_dir, stem) > 0, "asprintf");
+    return p;
+}
+
+static void copy_file(const char *from, const char *to)
+{
+    size_t n = 0;
+    char *p = slurp(from, &n);
+    FILE *f = fopen(to, "wb");
+    CHECK(f && fwrite(p, 1, n, f) == n && fclose(f) == 0, "copy %s to %s", from, to);
+    free(p);
+}
+
+static long file_size(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 ? (long)st.st_size : -1;
+}
+
+/* -------------------------------------------------------- expectations -- */
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+typedef struct {
+    double mean, median, p90, p95, p99, max, min, low1, low01;
+} stats_t;
+
+/* Nearest rank over durations (us) of frames [first, last]. */
+static stats_t expect_stats(int first, int last)
+{
+    int n = last - first + 1;
+    int64_t d[NFR], sum = 0;
+    for (int i = 0; i < n; i++) {
+        d[i] = fr[first + i].end - fr[first + i].start;
+        sum += d[i];
+    }
+    qsort(d, (size_t)n, sizeof d[0], cmp_i64);
+    stats_t s;
+    s.mean = (double)sum / n / 1000.0;
+    s.median = (n % 2 ? (double)d[n / 2] : (d[n / 2 - 1] + d[n / 2]) / 2.0) / 1000.0;
+    int r90 = (int)ceil(0.90 * n), r95 = (int)ceil(0.95 * n), r99 = (int)ceil(0.99 * n);
+    s.p90 = (double)d[r90 - 1] / 1000.0;
+    s.p95 = (double)d[r95 - 1] / 1000.0;
+    s.p99 = (double)d[r99 - 1] / 1000.0;
+    s.max = (double)d[n - 1] / 1000.0;
+    s.min = (double)d[0] / 1000.0;
+    int k1 = (int)ceil(n * 0.01), k01 = (int)ceil(n * 0.001);
+    double s1 = 0, s01 = 0;
+    for (int i = 0; i < k1; i++)
+        s1 += (double)d[n - 1 - i];
+    for (int i = 0; i < k01; i++)
+        s01 += (double)d[n - 1 - i];
+    s.low1 = 1e6 / (s1 / k1);
+    s.low01 = 1e6 / (s01 / k01);
+    return s;
+}
+
+static json_object *get(json_object *o, const char *k)
+{
+    json_object *v = NULL;
+    return o && json_object_object_get_ex(o, k, &v) ? v : NULL;
+}
+
+static double num(json_object *o, const char *k)
+{
+    return json_object_get_double(get(o, k));
+}
+
+/* Times across generations may be off by 1 us: each file's timebase is
+ * printed in ms with 3 decimals. */
+static int near_ms(double a, double b, double tol_ms)
+{
+    return fabs(a - b) <= tol_ms + 1e-9 * fabs(b);
+}
+
+static void check_gens(json_object *j, const int *gens, int n, const char *what)
+{
+    json_object *g = get(j, "generations");
+    int ok = g && json_object_is_type(g, json_type_array) && (int)json_object_array_length(g) == n;
+    for (int i = 0; ok && i < n; i++)
+        ok = json_object_get_int(json_object_array_get_idx(g, (size_t)i)) == gens[i];
+    CHECK(ok, "%s: generations %s", what, g ? json_object_to_json_string(g) : "(none)");
+}
+
+/* `wip15 frames --json` over frames [first, last] of the schedule. */
+static void check_json_stats(json_object *j, int first, int last, const char *what)
+{
+    stats_t e = expect_stats(first, last);
+    json_object *fm = get(j, "frame_ms");
+    CHECK(json_object_get_int(get(j, "frames")) == last - first + 1, "%s: frames %d != %d", what,
+          json_object_get_int(get(j, "frames")), last - first + 1);
+    CHECK(strcmp(json_object_get_string(get(j, "zone")), "11:main") == 0, "%s: zone %s", what,
+          json_object_get_string(get(j, "zone")));
+    double tol = 0.001; /* one frame crosses generations */
+    CHECK(near_ms(num(fm, "mean"), e.mean, tol), "%s: mean %.6f != %.6f", what, num(fm, "mean"), e.mean);
+    CHECK(near_ms(num(fm, "median"), e.median, tol), "%s: median %.6f != %.6f", what, num(fm, "median"), e.median);
+    CHECK(near_ms(num(fm, "p90"), e.p90, tol), "%s: p90 %.6f != %.6f", what, num(fm, "p90"), e.p90);
+    CHECK(near_ms(num(fm, "p95"), e.p95, tol), "%s: p95 %.6f != %.6f", what, num(fm, "p95"), e.p95);
+    CHECK(near_ms(num(fm, "p99"), e.p99, tol), "%s: p99 %.6f != %.6f", what, num(fm, "p99"), e.p99);
+    CHECK(near_ms(num(fm, "max"), e.max, tol), "%s: max %.6f != %.6f", what, num(fm, "max"), e.max);
+    CHECK(near_ms(num(fm, "min"), e.min, tol), "%s: min %.6f != %.6f", what, num(fm, "min"), e.min);
+    CHECK(fabs(num(j, "fps") - 1000.0 / e.mean) < 1e-3, "%s: fps %.6f", what, num(j, "fps"));
+    json_object *lo = get(j, "low_fps");
+    CHECK(fabs(num(lo, "1%") - e.low1) < 1e-3 * e.low1, "%s: 1%% low %.6f != %.6f", what, num(lo, "1%"), e.low1);
+    CHECK(fabs(num(lo, "0.1%") - e.low01) < 1e-3 * e.low01, "%s: 0.1%% low %.6f != %.6f", what, num(lo, "0.1%"), e.low01);
+    double span = (double)(fr[last].end - fr[first].start) / 1000.0;
+    CHECK(near_ms(num(j, "span_ms"), span, tol), "%s: span %.3f != %.3f", what, num(j, "span_ms"), span);
+}
+
+/* `wip15 frames --csv`: every frame of [first, last]; starts relative to
+ * the first frame's. */
+static void check_csv(const char *csv, int first, int last, const char *what)
+{
+    const char *p = strchr(csv, '\n');
+    CHECK(strncmp(csv, "frame,start_ms,duration_ms,calls\n", 33) == 0, "%s: CSV header", what);
+    int n = first;
+    double s0 = -1;
+    while (p && p[1]) {
+        unsigned num_, calls;
+        double start, dur;
+        p++;
+        CHECK(sscanf(p, "%u,%lf,%lf,%u", &num_, &start, &dur, &calls) == 4, "%s: CSV row %.40s", what, p);
+        if (n > last) {
+            CHECK(0, "%s: more CSV rows than frames", what);
+            break;
+        }
+        if (s0 < 0)
+            s0 = start - (double)fr[n].start / 1000.0;
+        CHECK(num_ == (unsigned)n, "%s: CSV frame number %u != %d", what, num_, n);
+        CHECK(near_ms(start - s0, (double)fr[n].start / 1000.0, 0.0011), "%s: frame %d start %.3f != %.3f", what, n,
+              start - s0, (double)fr[n].start / 1000.0);
+        CHECK(near_ms(dur, (double)(fr[n].end - fr[n].start) / 1000.0, n == X_FRAME ? 0.0011 : 0.0001),
+              "%s: frame %d duration %.3f != %.3f", what, n, dur, (double)(fr[n].end - fr[n].start) / 1000.0);
+        CHECK(calls == fr[n].calls, "%s: frame %d calls %u != %u", what, n, calls, fr[n].calls);
+        n++;
+        p = strchr(p, '\n');
+    }
+    CHECK(n == last + 1, "%s: %d CSV rows, expected %d", what, n - first, last - first + 1);
+}
+
+static void check_functions(json_object *j, int merged)
+{
+    json_object *fa = get(j, "functions");
+    int seen = 0;
+    for (size_t i = 0; fa && i < json_object_array_length(fa); i++) {
+        json_object *f = json_object_array_get_idx(fa, i);
+        const char *nm = json_object_get_string(get(f, "name"));
+        for (int k = 0; k < F__N; k++) {
+            if (strcmp(nm, fn_name[k]) != 0)
+                continue;
+            seen++;
+            CHECK((uint64_t)json_object_get_int64(get(f, "count")) == fn_count[k], "%s count %lld != %llu", nm,
+                  (long long)json_object_get_int64(get(f, "count")), (unsigned long long)fn_count[k]);
+            CHECK(near_ms(num(f, "total_ms"), (double)fn_total[k] / 1000.0, k == F_FINISH ? 0.0011 : 1e-6),
+                  "%s total %.3f != %.3f", nm, num(f, "total_ms"), (double)fn_total[k] / 1000.0);
+        }
+    }
+    CHECK(seen == F__N, "functions listed: %d of %d", seen, F__N);
+    CHECK(!merged || (size_t)json_object_get_int64(get(j, "calls")) == ncalls_total, "calls %lld != %zu",
+          (long long)json_object_get_int64(get(j, "calls")), ncalls_total);
+}
+
+/* The Chrome trace of the whole capture: every call where its argument
+ * (its time in ms) says, the frames in order at their times, the group
+ * across the forced rotation closed with its true duration. */
+static void check_chrome(const char *path)
+{
+    json_object *root = json_object_from_file(path);
+    json_object *evs = get(root, "traceEvents");
+    CHECK(evs && json_object_is_type(evs, json_type_array), "%s: no traceEvents", path);
+    if (!evs) {
+        json_object_put(root);
+        return;
+    }
+    check_gens(get(root, "otherData"), (const int[]){0, 1, 2}, 3, "export otherData");
+    size_t ngl = 0, nframes = 0, nload = 0;
+    int64_t off = INT64_MIN, prev_ts = -1;
+    int prev_frame = -1;
+    for (size_t i = 0; i < json_object_array_length(evs); i++) {
+        json_object *e = json_object_array_get_idx(evs, i);
+        const char *cat = json_object_get_string(get(e, "cat"));
+        int64_t ts = json_object_get_int64(get(e, "ts")), dur = json_object_get_int64(get(e, "dur"));
+        if (!cat)
+            continue;
+        if (strcmp(cat, "gl") == 0) {
+            int64_t arg = json_object_get_int64(get(get(e, "args"), "call"));
+            if (off == INT64_MIN)
+                off = ts - arg * 1000;
+            CHECK(llabs(ts - arg * 1000 - off) <= 1, "call %s at %lld us, its argument says %lld ms",
+                  json_object_get_string(get(e, "name")), (long long)(ts - off), (long long)arg);
+            CHECK(!get(get(e, "args"), "unclosed"), "call %s at %lld ms unclosed", json_object_get_string(get(e, "name")),
+                  (long long)arg);
+            ngl++;
+        } else if (strcmp(cat, "frame") == 0) {
+            int n = json_object_get_int(get(get(e, "args"), "frame"));
+            CHECK(n == prev_frame + 1 && ts > prev_ts, "frame slice %d after %d: ts %lld after %lld", n, prev_frame,
+                  (long long)ts, (long long)prev_ts);
+            if (n >= 0 && n < NFR && off != INT64_MIN) {
+                CHECK(llabs(ts - off - fr[n].start) <= 1, "frame %d at %lld us, expected %lld", n, (long long)(ts - off),
+                      (long long)fr[n].start);
+                CHECK(llabs(dur - (fr[n].end - fr[n].start)) <= 1, "frame %d lasts %lld us", n, (long long)dur);
+            }
+            prev_frame = n;
+            prev_ts = ts;
+            nframes++;
+        } else if (strcmp(cat, "group") == 0 && strcmp(json_object_get_string(get(e, "name")), "loading") == 0) {
+            nload++;
+            CHECK(llabs(dur - (LOAD_LEAVE - LOAD_ENTER)) <= 1 && !get(get(e, "args"), "unclosed"),
+                  "group across the forced rotation: %lld us%s", (long long)dur, get(get(e, "args"), "unclosed") ? ", unclosed" : "");
+        }
+    }
+    CHECK(ngl == ncalls_total, "export: %zu calls, expected %zu", ngl, ncalls_total);
+    CHECK(nframes == NFR, "export: %zu frames, expected %d", nframes, NFR);
+    CHECK(nload == 1, "export: %zu loading groups", nload);
+    json_object_put(root);
+}
+
+static json_object *parse(const result_t *r, const char *what)
+{
+    json_object *j = json_tokener_parse(r->out);
+    CHECK(j && r->status == 0, "%s: exit %d, stdout not JSON: %.200s %s", what, r->status, r->out, r->err);
+    return j;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3) {
+        fprintf(stderr, "usage: test_rotation_tools WIP15 OUTDIR\n");
+        return 2;
+    }
+    g_wip15 = argv[1];
+    g_dir = argv[2];
+    mkdir(g_dir, 0755);
+    const char *stems[] = {"rot", "cut", "hdr", "gap"};
+    for (size_t s = 0; s < sizeof stems / sizeof stems[0]; s++)
+        for (int g = 0; g < 6; g++) {
+            char *p = path_of(stems[s], g);
+            unlink(p);
+            free(p);
+        }
+    char *p0 = path_of("rot", 0), *p1 = path_of("rot", 1), *p2 = path_of("rot", 2), *p3 = path_of("rot", 3);
+    if (write_capture(p0) != 0)
+        return 1;
+    CHECK(file_size(p0) > 0 && file_size(p1) > 0 && file_size(p2) > 0 && file_size(p3) < 0,
+          "the emitter wrote generations 0-2 and no 3rd (sizes %ld %ld %ld %ld)", file_size(p0), file_size(p1),
+          file_size(p2), file_size(p3));
+    /* frames 0-119 start in the first hour, 120-238 in the second; frame 239
+     * starts in generation 1 and ends in 2 (forced rotation) */
+    int last0 = 119, last1 = 238;
+    CHECK(fr[last0].start < S(3600) && fr[last0 + 1].start > S(3600) && fr[last1 + 1].start < S(7200), "schedule");
+
+    /* the whole capture */
+    result_t r = run("frames", "--json", "--top", "0", p0, NULL);
+    json_object *j = parse(&r, "frames --json");
+    CHECK(strstr(r.err, "warning") == NULL, "warnings on a good capture: %s", r.err);
+    check_gens(j, (const int[]){0, 1, 2}, 3, "frames --json");
+    check_json_stats(j, 0, NFR - 1, "whole capture");
+    check_functions(j, 1);
+    json_object *w = json_object_array_get_idx(get(j, "worst"), 0);
+    CHECK(json_object_get_int(get(w, "frame")) == X_FRAME && json_object_get_int(get(w, "calls")) == (int)fr[X_FRAME].calls,
+          "worst frame %d with %d calls", json_object_get_int(get(w, "frame")), json_object_get_int(get(w, "calls")));
+    json_object_put(j);
+    result_free(&r);
+
+    r = run("frames", "--csv", p0, NULL);
+    CHECK(r.status == 0, "frames --csv exit %d", r.status);
+    check_csv(r.out, 0, NFR - 1, "whole capture");
+    result_free(&r);
+
+    r = run("frames", "--top", "3", p0, NULL);
+    CHECK(r.status == 0 && strstr(r.out, "\nread:        3 files (generations 0-2)\n") && strstr(r.out, "frames:      258\n"),
+          "text report: %s", r.out);
+    result_free(&r);
+
+    /* --single: generation 0 alone */
+    r = run("frames", "--json", "--top", "0", "--single", p0, NULL);
+    j = parse(&r, "frames --single");
+    check_gens(j, (const int[]){0}, 1, "--single");
+    check_json_stats(j, 0, last0, "--single");
+    CHECK(strstr(r.err, "--single: 2 later generation files"), "--single note: %s", r.err);
+    json_object_put(j);
+    result_free(&r);
+    r = run("frames", "--csv", "--single", p0, NULL);
+    check_csv(r.out, 0, last0, "--single");
+    result_free(&r);
+
+    /* a later generation named: read alone, with a note; frame 239 (cut by
+     * the forced rotation) is not a frame of generation 1 alone */
+    r = run("frames", "--json", p1, NULL);
+    j = parse(&r, "generation 1 alone");
+    check_gens(j, (const int[]){1}, 1, "generation 1 alone");
+    check_json_stats(j, last0 + 1, last1, "generation 1 alone");
+    CHECK(strstr(r.err, "note:") && strstr(r.err, "is generation 1 of a rotated capture"), "note: %s", r.err);
+    json_object_put(j);
+    result_free(&r);
+    r = run("frames", p1, NULL);
+    CHECK(strstr(r.out, "\nread:        1 file (generation 1), read alone"), "text of generation 1 alone: %s", r.out);
+    result_free(&r);
+
+    /* one Chrome trace for the whole capture */
+    char *chrome = NULL;
+    CHECK(asprintf(&chrome, "%s/rot.json", g_dir) > 0, "asprintf");
+    r = run("export", "--chrome", chrome, p0, NULL);
+    CHECK(r.status == 0, "export exit %d: %s", r.status, r.err);
+    result_free(&r);
+    check_chrome(chrome);
+    r = run("export", "--single", "--chrome", chrome, p0, NULL);
+    CHECK(r.status == 0 && strstr(r.err, "--single"), "export --single exit %d: %s", r.status, r.err);
+    result_free(&r);
+    json_object *one = json_object_from_file(chrome);
+    check_gens(get(one, "otherData"), (const int[]){0}, 1, "export --single");
+    json_object_put(one);
+
+    /* generation 1 cut inside its last chunk: read up to there with a
+     * warning naming the file and byte; generation 2 still read */
+    char *c0 = path_of("cut", 0), *c1 = path_of("cut", 1), *c2 = path_of("cut", 2);
+    copy_file(p0, c0);
+    copy_file(p1, c1);
+    copy_file(p2, c2);
+    CHECK(truncate(c1, file_size(p1) - 6) == 0, "truncate: %s", strerror(errno));
+    r = run("frames", "--json", c0, NULL);
+    j = parse(&r, "generation 1 cut in its last chunk");
+    CHECK(strstr(r.err, "warning: ") && strstr(r.err, "cut.1.wtf-trace: byte "), "warning: %s", r.err);
+    check_gens(j, (const int[]){0, 1, 2}, 3, "generation 1 cut in its last chunk");
+    CHECK(json_object_get_int(get(j, "frames")) >= (last0 + 1) + (NFR - 1 - X_FRAME) &&
+              (size_t)json_object_get_int64(get(j, "calls")) < ncalls_total,
+          "generation 1 cut: %d frames, %lld calls", json_object_get_int(get(j, "frames")),
+          (long long)json_object_get_int64(get(j, "calls")));
+    json_object_put(j);
+    result_free(&r);
+
+    /* generation 1 cut inside its header: generation 0 alone, a warning
+     * naming the file and byte, exit 0 as for a cut file */
+    char *h0 = path_of("hdr", 0), *h1 = path_of("hdr", 1), *h2 = path_of("hdr", 2);
+    copy_file(p0, h0);
+    copy_file(p1, h1);
+    copy_file(p2, h2);
+    CHECK(truncate(h1, 40) == 0, "truncate: %s", strerror(errno));
+    r = run("frames", "--json", "--top", "0", h0, NULL);
+    j = parse(&r, "generation 1 cut in its header");
+    CHECK(strstr(r.err, "warning: ") && strstr(r.err, "hdr.1.wtf-trace: byte ") &&
+              strstr(r.err, "generation 1 and later not read"),
+          "warning: %s", r.err);
+    check_gens(j, (const int[]){0}, 1, "generation 1 cut in its header");
+    check_json_stats(j, 0, last0, "generation 1 cut in its header");
+    json_object_put(j);
+    result_free(&r);
+    r = run("frames", h0, NULL);
+    CHECK(r.status == 0 && strstr(r.out, "\nread:        1 file (generation 0); later generations beside it not read\n"),
+          "text with generation 1 cut: %d %s", r.status, r.out);
+    result_free(&r);
+    r = run("export", "--chrome", chrome, h0, NULL);
+    CHECK(r.status == 0 && strstr(r.err, "hdr.1.wtf-trace: byte "), "export with generation 1 cut: %d %s", r.status,
+          r.err);
+    result_free(&r);
+    /* generation 0 itself cut in its header: an error, as before */
+    CHECK(truncate(h0, 40) == 0, "truncate: %s", strerror(errno));
+    r = run("frames", h0, NULL);
+    CHECK(r.status == 1 && strstr(r.err, "hdr.wtf-trace: byte "), "generation 0 cut: %d %s", r.status, r.err);
+    result_free(&r);
+
+    /* generation 1 missing: generations 0 and 2 read, a warning; the frame
+     * cut by the forced rotation has no start: dropped */
+    char *g0 = path_of("gap", 0), *g2 = path_of("gap", 2);
+    copy_file(p0, g0);
+    copy_file(p2, g2);
+    r = run("frames", "--csv", g0, NULL);
+    CHECK(r.status == 0 && strstr(r.err, "gap.1.wtf-trace not found"), "gap: %d %s", r.status, r.err);
+    {
+        int rows = 0;
+        for (const char *q = r.out; (q = strchr(q, '\n')); q++)
+            rows++;
+        CHECK(rows == 1 + (last0 + 1) + (NFR - 1 - X_FRAME), "gap: %d CSV rows", rows);
+        char want[64];
+        snprintf(want, sizeof want, "\n%d,", X_FRAME + 1);
+        CHECK(strstr(r.out, want) != NULL, "gap: frame %d missing", X_FRAME + 1);
+    }
+    result_free(&r);
+
+    free(p0), free(p1), free(p2), free(p3), free(c0), free(c1), free(c2), free(h0), free(h1), free(h2), free(g0), free(g2);
+    free(chrome);
+    if (!failures)
+        printf("ok: rotation tools\n");
+    return failures ? 1 : 0;
+}
