@@ -10,6 +10,11 @@
  * thread then hands over its buffer at its next call) and collects idle
  * threads' buffers (thread.c).
  *
+ * Timing: a chunk carries its thread's timing records (record.h
+ * w15_tmrec_t); the output thread converts them into the thread's WTF zone
+ * right after writing the chunk (timing.c w15_timing_feed), so the GL
+ * threads never format or write timing events themselves.
+ *
  * Crash path: `wlock` is held by the output thread while it is inside the
  * writer; a fatal-signal handler takes it (value 2) and then appends the
  * remaining chunks raw with write(2): the writer's own buffer is always
@@ -38,7 +43,13 @@
 typedef struct chunk {
     struct chunk *next;
     w15_buf_t buf;
+    w15_tmrec_t *tm;  /* W15_TM_CAP records, or NULL */
+    uint32_t ntm;
+    int flags;        /* W15_PUSH_RETIRE */
+    void *zone;
 } chunk_t;
+
+#define TM_BYTES ((size_t)W15_TM_CAP * sizeof(w15_tmrec_t))
 
 static pthread_mutex_t qlock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t qcond = PTHREAD_COND_INITIALIZER;  /* output thread: work */
@@ -74,7 +85,7 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-int w15_output_fresh(w15_buf_t *buf)
+int w15_output_fresh(w15_buf_t *buf, w15_tmrec_t **tm)
 {
     chunk_t *c = NULL;
     pthread_mutex_lock(&qlock);
@@ -84,32 +95,74 @@ int w15_output_fresh(w15_buf_t *buf)
         nfree--;
     }
     pthread_mutex_unlock(&qlock);
+    w15_tmrec_t *t = c ? c->tm : NULL;
+    if (tm && !t && !(t = malloc(TM_BYTES))) {
+        if (c) {
+            w15_buf_free(&c->buf);
+            free(c);
+        }
+        return -1;
+    }
+    if (!tm)
+        free(t);
+    else
+        *tm = t;
     if (c) {
         *buf = c->buf;
         w15_buf_clear(buf);
         free(c);
         return 0;
     }
-    return w15_buf_init(buf, BUF_INITIAL);
+    if (w15_buf_init(buf, BUF_INITIAL) == 0)
+        return 0;
+    if (tm) {
+        free(*tm);
+        *tm = NULL;
+    }
+    return -1;
 }
 
-void w15_output_push(w15_buf_t *buf, int wait)
+static void chunk_free(chunk_t *c)
+{
+    w15_buf_free(&c->buf);
+    free(c->tm);
+    free(c);
+}
+
+static void recycle(chunk_t *c);
+
+void w15_output_push(w15_buf_t *buf, w15_tmrec_t *tm, uint32_t ntm, void *zone, int flags)
 {
     chunk_t *c = malloc(sizeof *c);
     if (!c) {
         w15_buf_free(buf);
+        free(tm);
         w15_fail("out of memory queueing trace data; recording stopped");
         return;
     }
     c->next = NULL;
     c->buf = *buf;
     memset(buf, 0, sizeof *buf);
-    size_t n = c->buf.committed;
+    c->tm = tm;
+    c->ntm = ntm;
+    c->zone = zone;
+    c->flags = flags;
+    if (!c->buf.committed && !ntm && !(flags & W15_PUSH_RETIRE)) {
+        recycle(c);
+        return;
+    }
+    size_t n = c->buf.committed + (size_t)ntm * sizeof *tm;
+    int wait = flags & W15_PUSH_WAIT;
     pthread_mutex_lock(&qlock);
-    if (!out_started || atomic_load(&wlock) == 2) {
+    if (atomic_load(&wlock) == 2) {
+        /* a crash handler is writing the queue out: the process is dying,
+         * and it may be reading this memory; leave it alone */
         pthread_mutex_unlock(&qlock);
-        w15_buf_free(&c->buf);
-        free(c);
+        return;
+    }
+    if (!out_started) {
+        pthread_mutex_unlock(&qlock);
+        chunk_free(c);
         return;
     }
     while (wait && !stopping && qbytes > 0 && qbytes + n > QUEUE_MAX)
@@ -136,10 +189,8 @@ static void recycle(chunk_t *c)
         }
         pthread_mutex_unlock(&qlock);
     }
-    if (c) {
-        w15_buf_free(&c->buf);
-        free(c);
-    }
+    if (c)
+        chunk_free(c);
 }
 
 /* Writer failure: one message, recording stops, queued data is dropped. */
@@ -233,7 +284,7 @@ static void *output_main(void *arg)
             qhead = c->next;
             if (!qhead)
                 qtail = NULL;
-            qbytes -= c->buf.committed;
+            qbytes -= c->buf.committed + (size_t)c->ntm * sizeof(w15_tmrec_t);
             cur_chunk = c;
             pthread_cond_broadcast(&qspace);
         }
@@ -243,6 +294,8 @@ static void *output_main(void *arg)
             if (!take_wlock())
                 break; /* a crash handler owns the file */
             submit(&c->buf);
+            if (c->zone)
+                w15_timing_feed(c->zone, c->tm, c->ntm, c->flags & W15_PUSH_RETIRE);
             cur_chunk = NULL;
             atomic_store(&wlock, 0);
             recycle(c);
@@ -630,11 +683,25 @@ void w15_output_crash_flush(w15_thread_t *self)
         struct timespec ts = { 0, 1000000 };
         nanosleep(&ts, NULL);
     }
-    if (!got || writer_dead)
+    if (!got)
+        return;
+    /* the output thread is out of the zones too (it feeds them under
+     * wlock): convert every pending timing record, oldest first */
+    w15_timing_crash_begin();
+    chunk_t *c = cur_chunk;
+    if (c && c->zone)
+        w15_timing_feed(c->zone, c->tm, c->ntm, 0);
+    for (c = __atomic_load_n(&qhead, __ATOMIC_ACQUIRE); c; c = __atomic_load_n(&c->next, __ATOMIC_ACQUIRE))
+        if (c->zone)
+            w15_timing_feed(c->zone, c->tm, c->ntm, 0);
+    for (w15_thread_t *t = w15_threads; t; t = t->next)
+        if (t->wtf_zone && t->tm)
+            w15_timing_feed(t->wtf_zone, t->tm, __atomic_load_n(&t->tm_len, __ATOMIC_ACQUIRE), 0);
+    if (writer_dead)
         return;
     int fd = out_fd;
     crash_append(fd, declbuf.data, __atomic_load_n(&declbuf.committed, __ATOMIC_ACQUIRE));
-    chunk_t *c = cur_chunk;
+    c = cur_chunk;
     if (c)
         crash_append(fd, c->buf.data, c->buf.committed);
     for (c = __atomic_load_n(&qhead, __ATOMIC_ACQUIRE); c; c = __atomic_load_n(&c->next, __ATOMIC_ACQUIRE))

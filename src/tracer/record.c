@@ -632,9 +632,14 @@ static inline __attribute__((always_inline)) uint8_t *fast_put(uint8_t *p, uint8
 
 void w15_fast_end_slow(w15_thread_t *t)
 {
-    if (t->fast_scope)
-        w15_timing_fast_leave(t);
-    if (t->epoch != atomic_load_explicit(&w15_flush_epoch, memory_order_relaxed) || t->buf.len >= CHUNK_LIMIT)
+    if (t->fast_scope) {
+        uint32_t n = t->tm_len;
+        t->tm[n].t1 = w15_ticks();
+        t->fast_scope = 0;
+        __atomic_store_n(&t->tm_len, n + 1, __ATOMIC_RELEASE);
+    }
+    if (t->epoch != atomic_load_explicit(&w15_flush_epoch, memory_order_relaxed) || t->buf.len >= CHUNK_LIMIT ||
+        t->tm_len >= W15_TM_SUBMIT)
         w15_thread_submit(t);
 }
 
@@ -966,7 +971,7 @@ void w15_post(w15_callctx_t *c, const w15_slot_t *args, const w15_slot_t *ret)
         post_slow(t, c, args, ret, f->flags);
     if (W15_LIKELY(st & ST_REC)) {
         if (W15_UNLIKELY(t->epoch != atomic_load_explicit(&w15_flush_epoch, memory_order_relaxed) ||
-                         t->buf.len >= CHUNK_LIMIT || (f->flags & W15_FN_FRAME_END)))
+                         t->buf.len >= CHUNK_LIMIT || t->tm_len >= W15_TM_SUBMIT || (f->flags & W15_FN_FRAME_END)))
             w15_thread_submit(t);
     }
     atomic_store_explicit(&t->in_call, 0, memory_order_release);

@@ -81,12 +81,46 @@ typedef union w15_slot {
 
 struct w15_thread;
 
+/* A timing record (timing.c, docs/INTERNALS.md "Timing records").  At every
+ * WIP15_TIMING level but off, a thread appends what its timing zone needs
+ * to an array that travels with its chunk; the output thread converts the
+ * records into WTF events.  Times are raw clock ticks (w15_ticks).  A name
+ * (debug group, marker) follows its record in the next ceil(arg / 24)
+ * records' bytes. */
+typedef struct w15_tmrec {
+    uint32_t kind;   /* a function index: that call's scope; or W15_TM_* */
+    uint32_t arg;    /* call: its sequence number; frame: number; name: bytes */
+    uint64_t t0, t1; /* call: enter and leave; the others: t0 */
+} w15_tmrec_t;
+#define W15_TM_FRAME_START 0xFFFFFF00u /* frame arg starts (a thread's frame 0) */
+#define W15_TM_FRAME 0xFFFFFF01u       /* frame arg ends, arg + 1 starts */
+#define W15_TM_GROUP_PUSH 0xFFFFFF02u  /* a named scope opens (name follows) */
+#define W15_TM_GROUP_POP 0xFFFFFF03u   /* the innermost named scope closes */
+#define W15_TM_MARKER 0xFFFFFF04u      /* a time stamp (name follows) */
+/* Records per chunk, and the count at which the chunk is handed over (the
+ * rest is room for one general-path call: a 1 KiB name and 3 records). */
+#define W15_TM_CAP 8192u
+#define W15_TM_SUBMIT (W15_TM_CAP - 64u)
+
+/* The raw clock (timing.c): rdtsc when the clock is the TSC, else
+ * CLOCK_MONOTONIC ns (src/wtf/clock.h w15_clock_ticks). */
+extern int w15_ticks_tsc W15_HIDDEN;
+uint64_t w15_ticks_slow(void) W15_HIDDEN;
+static inline __attribute__((always_inline)) uint64_t w15_ticks(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    if (W15_LIKELY(w15_ticks_tsc))
+        return __builtin_ia32_rdtsc();
+#endif
+    return w15_ticks_slow();
+}
+
 /* State carried from w15_pre to w15_post on the wrapper's stack. */
 typedef struct w15_callctx {
     struct w15_thread *t; /* NULL when this call is not recorded */
     uint32_t id;          /* function index */
     uint32_t state;       /* runtime-private */
-    uint64_t t0;          /* timestamp at entry, when timing is on */
+    uint64_t t0;          /* clock ticks at entry, when timing is on */
 } w15_callctx_t;
 
 /* Real entry points, resolved lazily.  w15_real_ptr[id] is NULL until the
@@ -121,6 +155,10 @@ typedef struct w15_thread {
         };
         uint64_t post_word;      /* both: one compare after a fast-path call */
     };
+    w15_tmrec_t *tm;            /* timing records of this chunk (NULL: timing off) */
+    uint32_t tm_len;            /* complete records (release-published) */
+    uint32_t tm_room;           /* the fast path records while tm_len < tm_room
+                                 * (0 until the thread's zone exists) */
     uint32_t nptr;              /* entries in ptrx for the current call */
     uint64_t seq;               /* number of calls recorded so far */
     w15_buf_t buf;              /* committed = end of the last complete call */
@@ -138,7 +176,7 @@ typedef struct w15_thread {
     uint32_t group_depth;       /* open named scopes (debug groups) */
     int frame_started;          /* timing: a frameStart is open on this thread */
     uint32_t wtf_frame;         /* timing: number of this thread's open frame (per zone) */
-    uint64_t t_first;           /* timing: clock at the thread's first GL call (frame 0 starts) */
+    uint64_t t_first;           /* timing: ticks at the thread's first GL call (frame 0 starts) */
     struct w15_thread *next, *prev; /* registry (w15_threads_lock) */
     int dead;
 } w15_thread_t;
@@ -165,12 +203,8 @@ extern _Atomic uint32_t w15_flush_epoch W15_HIDDEN;
 extern uint8_t w15_fast_ok[] W15_HIDDEN;
 #define W15_FAST_OK 1u
 #define W15_FAST_TIMED 2u
-/* Timing of a fast-path call (timing.c): the call scope's enter, with the
- * call's sequence number (sets t->fast_scope), and its leave (clears it). */
-void w15_timing_fast_enter(w15_thread_t *t, uint32_t id, uint64_t seq) W15_HIDDEN;
-void w15_timing_fast_leave(w15_thread_t *t) W15_HIDDEN;
-/* The unusual end of a fast-path call (record.c): the timing scope's leave,
- * handing the chunk over. */
+/* The unusual end of a fast-path call (record.c): the timing scope's leave
+ * together with handing the chunk over. */
 void w15_fast_end_slow(w15_thread_t *t) W15_HIDDEN;
 /* A chunk is handed over after the call that makes it reach this. */
 #define W15_CHUNK_LIMIT ((size_t)1 << 20)
@@ -212,8 +246,19 @@ W15_INLINE uint8_t *w15_fast_begin(w15_thread_t **tp, uint32_t id, size_t max)
      * over after it, as before; and cap >= W15_FAST_CAP_MIN) */
     if (W15_UNLIKELY(len - 1 >= W15_CHUNK_LIMIT - 1 - max))
         goto no;
-    if (W15_UNLIKELY(ok & W15_FAST_TIMED))
-        w15_timing_fast_enter(t, id, t->seq);
+    if (W15_UNLIKELY(ok & W15_FAST_TIMED)) {
+        /* the call scope: a record with the enter time; w15_fast_end
+         * completes it (tm_room is 0 until the zone exists, and leaves
+         * room for the general path) */
+        uint32_t n = t->tm_len;
+        if (W15_UNLIKELY(n >= t->tm_room))
+            goto no;
+        w15_tmrec_t *r = &t->tm[n];
+        r->kind = id;
+        r->arg = (uint32_t)t->seq;
+        r->t0 = w15_ticks();
+        t->fast_scope = 1;
+    }
     uint8_t *p = t->buf.data + len;
     uint32_t le = w15_to_le32(id);
     p[0] = W15_OP_CALL;
@@ -309,12 +354,23 @@ W15_INLINE void w15_fast_commit(w15_thread_t *t, uint8_t *p)
 
 /* After the real call (and the commit): the timing scope's leave, hand the
  * chunk over when the flush epoch changed, leave the call.  One compare:
- * epoch current and no scope open.  (A fast-path call never makes the
- * chunk reach W15_CHUNK_LIMIT: see w15_fast_begin.) */
+ * epoch current and no scope open; a second when a scope is open.  (A
+ * fast-path call never makes the chunk reach W15_CHUNK_LIMIT or
+ * W15_TM_SUBMIT: see w15_fast_begin.) */
 W15_INLINE void w15_fast_end(w15_thread_t *t)
 {
-    if (W15_UNLIKELY(t->post_word != (uint64_t)atomic_load_explicit(&w15_flush_epoch, memory_order_relaxed)))
-        w15_fast_end_slow(t);
+    uint64_t ep = (uint64_t)atomic_load_explicit(&w15_flush_epoch, memory_order_relaxed);
+    if (W15_UNLIKELY(t->post_word != ep)) {
+        if (W15_LIKELY(t->post_word == (ep | ((uint64_t)1 << 32)))) {
+            /* only the call scope: its leave time completes the record */
+            uint32_t n = t->tm_len;
+            t->tm[n].t1 = w15_ticks();
+            t->fast_scope = 0;
+            __atomic_store_n(&t->tm_len, n + 1, __ATOMIC_RELEASE);
+        } else {
+            w15_fast_end_slow(t);
+        }
+    }
     atomic_store_explicit(&t->in_call, 0, memory_order_release);
 }
 

@@ -98,8 +98,8 @@ void w15_shutdown(void)
     int e = errno;
     atomic_store(&w15_recording, 0);
     w15_threads_collect(1);
+    w15_output_stop();  /* writes the queue, converting its timing records */
     w15_timing_stop();
-    w15_output_stop();
     atomic_store(&w15_state, W15_ST_OFF);
     errno = e;
 }

@@ -130,12 +130,18 @@ int w15_record_init(void);
 /* Open the writer, queue the header declarations and TraceBegin, start the
  * output thread.  Returns 0, or -1 after printing why. */
 int w15_output_start(void);
-/* Append a chunk (its committed bytes); with `wait`, blocks while the
- * queue is over its byte limit (never from the output thread).  Takes
- * ownership of buf's memory (buf is zeroed). */
-void w15_output_push(w15_buf_t *buf, int wait);
-/* Get a recycled (empty) buffer or allocate one.  0 or -1. */
-int w15_output_fresh(w15_buf_t *buf);
+/* Append a chunk: buf's committed bytes and the timing records tm[0..ntm)
+ * of `zone` (the thread's w15_wtf_zone_t; NULL: none).  W15_PUSH_WAIT:
+ * block while the queue is over its byte limit (never from the output
+ * thread).  W15_PUSH_RETIRE: the thread exits, retire its zone after these
+ * records.  Takes ownership of buf's memory (buf is zeroed) and of tm (a
+ * W15_TM_CAP array from w15_output_fresh, or NULL). */
+#define W15_PUSH_WAIT 1
+#define W15_PUSH_RETIRE 2
+void w15_output_push(w15_buf_t *buf, w15_tmrec_t *tm, uint32_t ntm, void *zone, int flags);
+/* Get a recycled (empty) buffer or allocate one; with tm, also an array of
+ * W15_TM_CAP timing records into *tm.  0, or -1 with nothing allocated. */
+int w15_output_fresh(w15_buf_t *buf, w15_tmrec_t **tm);
 /* Queue declaration bytes (global side buffer, under its own lock). */
 pthread_mutex_t *w15_decl_lock(void);
 w15_buf_t *w15_decl_buf(void);
@@ -173,14 +179,18 @@ void w15_timing_post(w15_thread_t *t, w15_callctx_t *c, uint16_t flags);
 /* After a successful MakeCurrent of `ctx` (non-NULL) on t: the first time a
  * context is seen, record its GL_RENDERER/VENDOR/VERSION as WTF metadata. */
 void w15_timing_context(w15_thread_t *t, void *ctx);
-/* Write t's buffered timing events (owner, or a flusher while it is parked). */
-void w15_timing_flush(w15_thread_t *t);
-/* t's thread exits: flush and retire its zone (owner only). */
 /* A thread's state was just created (its first GL call): note the time
  * its frame 0 starts at. */
 void w15_timing_thread_start(w15_thread_t *t);
-void w15_timing_thread_exit(w15_thread_t *t);
+/* Output thread (or the crash path after w15_timing_crash_begin): convert
+ * the records tm[0..n) of one thread into WTF events of `zone` and write
+ * them; `retire`: the thread has exited, free the zone's buffers. */
+void w15_timing_feed(void *zone, const w15_tmrec_t *tm, uint32_t n, int retire);
+/* After the output thread has stopped (w15_output_stop): close the file. */
 void w15_timing_stop(void);
+/* Fatal signal: the emitter goes into its signal mode (before feeding). */
+void w15_timing_crash_begin(void);
+/* Fatal signal: write every zone's converted events. */
 void w15_timing_crash(void);
 extern int w15_timing_on;
 /* Function flags whose calls get timing hooks at the configured level

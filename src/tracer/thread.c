@@ -51,14 +51,19 @@ void w15_thread_name(char *name)
 static void thread_exit(void *p);
 
 /* A fresh (empty) buffer with room for a whole chunk: the fast path
- * (record.h w15_fast_begin) checks only the chunk limit, not the capacity.
- * 0 or -1 (out of memory). */
-static int fresh_buf(w15_buf_t *b)
+ * (record.h w15_fast_begin) checks only the chunk limit, not the capacity;
+ * with tm (timing on), an array of timing records too.  0, or -1 (out of
+ * memory) with nothing allocated. */
+static int fresh_buf(w15_buf_t *b, w15_tmrec_t **tm)
 {
-    if (w15_output_fresh(b))
+    if (w15_output_fresh(b, tm))
         return -1;
     if (w15_buf_reserve(b, W15_FAST_CAP_MIN)) {
         w15_buf_free(b);
+        if (tm) {
+            free(*tm);
+            *tm = NULL;
+        }
         return -1;
     }
     return 0;
@@ -90,7 +95,7 @@ w15_thread_t *w15_thread_slow(void)
     if (atomic_load(&w15_state) == W15_ST_ON) {
         pthread_once(&key_once, make_key);
         t = calloc(1, sizeof *t);
-        if (!t || fresh_buf(&t->buf)) {
+        if (!t || fresh_buf(&t->buf, w15_timing_on ? &t->tm : NULL)) {
             free(t);
             t = NULL;
             w15_fail("out of memory for a thread buffer; recording stopped");
@@ -118,19 +123,20 @@ void w15_thread_submit(w15_thread_t *t)
     int e = errno;
     w15_buf_t b = t->buf;
     b.len = b.committed;
-    if (fresh_buf(&t->buf)) {
+    w15_tmrec_t *tm = t->tm;
+    uint32_t ntm = t->tm_len;
+    if (fresh_buf(&t->buf, tm ? &t->tm : NULL)) {
         t->buf = b;
         t->buf.len = t->buf.committed = 0;
         t->buf.nblobs = 0;
+        t->tm = tm;
+        t->tm_len = 0;
         w15_fail("out of memory for a thread buffer; recording stopped");
-    } else if (b.committed) {
-        w15_output_push(&b, 1);
     } else {
-        w15_buf_free(&b);
+        t->tm_len = 0;
+        w15_output_push(&b, tm, ntm, t->wtf_zone, W15_PUSH_WAIT);
     }
     t->epoch = atomic_load_explicit(&w15_flush_epoch, memory_order_relaxed);
-    if (t->wtf_zone)
-        w15_timing_flush(t); /* the zone's events go out with the chunk */
     errno = e;
 }
 
@@ -155,12 +161,14 @@ static void thread_exit(void *p)
     unlink_thread(t);
     pthread_mutex_unlock(&w15_threads_lock);
     /* private now: nobody else can reach t */
-    if (t->wtf_zone)
-        w15_timing_thread_exit(t); /* flush and free the zone's buffers */
     t->buf.len = t->buf.committed;
-    if (t->buf.committed && atomic_load(&w15_state) == W15_ST_ON)
-        w15_output_push(&t->buf, 1);
+    if (atomic_load(&w15_state) == W15_ST_ON) {
+        /* the last chunk, and the zone retires after its records */
+        w15_output_push(&t->buf, t->tm, t->tm_len, t->wtf_zone, W15_PUSH_WAIT | W15_PUSH_RETIRE);
+        t->tm = NULL;
+    }
     w15_buf_free(&t->buf);
+    free(t->tm);
     free(t);
     errno = e;
 }
@@ -171,26 +179,31 @@ static int steal(w15_thread_t *t, int wait_ms, int nowait_push)
 {
     /* at exit (wait_ms > 0) also wait for an idle buffer's owner to leave
      * its call: the timing zone is closed next */
-    if (!__atomic_load_n(&t->buf.committed, __ATOMIC_ACQUIRE) && !wait_ms)
+    if (!__atomic_load_n(&t->buf.committed, __ATOMIC_ACQUIRE) && !__atomic_load_n(&t->tm_len, __ATOMIC_ACQUIRE) &&
+        !wait_ms)
         return 1;
     atomic_store_explicit(&t->steal_req, 1, memory_order_relaxed);
     w15_heavy_fence();
     int taken = 0;
     for (int i = 0;; i++) {
         if (!atomic_load_explicit(&t->in_call, memory_order_acquire)) {
-            if (!__atomic_load_n(&t->buf.committed, __ATOMIC_ACQUIRE)) {
+            if (!__atomic_load_n(&t->buf.committed, __ATOMIC_ACQUIRE) && !__atomic_load_n(&t->tm_len, __ATOMIC_ACQUIRE)) {
                 taken = 1;
                 break;
             }
             w15_buf_t fresh;
-            if (fresh_buf(&fresh) == 0) {
+            w15_tmrec_t *ftm = NULL;
+            if (fresh_buf(&fresh, t->tm ? &ftm : NULL) == 0) {
+                /* the owner is parked: its chunk and timing records */
                 w15_buf_t b = t->buf;
                 b.len = b.committed;
+                w15_tmrec_t *tm = t->tm;
+                uint32_t ntm = t->tm_len;
                 t->buf = fresh;
+                t->tm = ftm;
+                t->tm_len = 0;
                 t->epoch = atomic_load_explicit(&w15_flush_epoch, memory_order_relaxed);
-                if (t->wtf_zone)
-                    w15_timing_flush(t); /* owner parked: we may flush its zone */
-                w15_output_push(&b, !nowait_push);
+                w15_output_push(&b, tm, ntm, t->wtf_zone, nowait_push ? 0 : W15_PUSH_WAIT);
                 taken = 1;
             }
             break;
@@ -222,7 +235,7 @@ void w15_threads_collect(int all)
     for (w15_thread_t *t = w15_threads; t; t = t->next) {
         if (t == self) {
             /* exit path: our own buffer, we are not inside a call */
-            if (all && t->buf.committed)
+            if (all && (t->buf.committed || t->tm_len))
                 w15_thread_submit(t);
             continue;
         }

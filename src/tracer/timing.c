@@ -7,8 +7,16 @@
  *   all:    + a scope for every recorded call
  * Call scopes carry the call's per-thread sequence number ("call"), the
  * number in the WIP15 trace (wip15ThreadSwitch.first_seq + position).
- * One zone per thread, named "<tid>:<thread name>".  Without the emitter
- * (library target wip15wtf absent) these are no-ops. */
+ * One zone per thread, named "<tid>:<thread name>".
+ *
+ * Two sides.  A GL thread only appends records (record.h w15_tmrec_t: raw
+ * clock ticks, no formatting) to the array that travels with its chunk;
+ * the fast path does that inline for call scopes.  The output thread
+ * converts each chunk's records into the zone's events and writes them
+ * (w15_timing_feed), after the chunk's WIP15 bytes.  So a zone has one
+ * writer, and the GL thread pays two clock reads and a few stores per
+ * timed call (docs/PERFORMANCE.md "Timing").  Without the emitter (library
+ * target wip15wtf absent) these are no-ops. */
 #include "runtime.h"
 #include "funcs.h"
 
@@ -19,6 +27,7 @@
 
 int w15_timing_on;
 uint32_t w15_timing_mask;
+int w15_ticks_tsc;
 
 #ifdef W15_HAVE_WTF
 #include "wtf_emitter.h"
@@ -64,6 +73,7 @@ void w15_timing_start(const char *wtf_path)
         w15_timing_mask = 0;
         break;
     }
+    w15_ticks_tsc = w15_clock_ticks_are_tsc();
     w15_timing_on = 1;
     pthread_atfork(NULL, NULL, timing_in_child);
 }
@@ -71,23 +81,81 @@ void w15_timing_start(const char *wtf_path)
 void w15_timing_thread_start(w15_thread_t *t)
 {
     if (__atomic_load_n(&wtf, __ATOMIC_ACQUIRE))
-        t->t_first = w15_clock_now();
+        t->t_first = w15_ticks();
 }
 
+uint64_t w15_ticks_slow(void)
+{
+    return w15_clock_ticks();
+}
+
+/* ------------------------------------------------------------------ */
+/* The GL thread's side: records (record.h w15_tmrec_t)                */
+
+/* Room for n records in t's array, or NULL (no array, or full: the record
+ * is dropped; the chunk is handed over at W15_TM_SUBMIT, so this happens
+ * only when handing over failed). */
+static inline w15_tmrec_t *tm_room(w15_thread_t *t, uint32_t n)
+{
+    if (W15_UNLIKELY(!t->tm || t->tm_len + n > W15_TM_CAP))
+        return NULL;
+    return &t->tm[t->tm_len];
+}
+
+static inline void tm_commit(w15_thread_t *t, uint32_t n)
+{
+    __atomic_store_n(&t->tm_len, t->tm_len + n, __ATOMIC_RELEASE);
+}
+
+static void tm_put(w15_thread_t *t, uint32_t kind, uint32_t arg, uint64_t ticks)
+{
+    w15_tmrec_t *r = tm_room(t, 1);
+    if (!r)
+        return;
+    r->kind = kind;
+    r->arg = arg;
+    r->t0 = ticks;
+    r->t1 = 0;
+    tm_commit(t, 1);
+}
+
+#define NAME_MAX_BYTES 1024u
+
+/* A record with a name: the name's bytes fill the records after it. */
+static void tm_put_named(w15_thread_t *t, uint32_t kind, const char *s, size_t len, uint64_t ticks)
+{
+    if (len > NAME_MAX_BYTES)
+        len = NAME_MAX_BYTES;
+    uint32_t extra = (uint32_t)((len + sizeof(w15_tmrec_t) - 1) / sizeof(w15_tmrec_t));
+    w15_tmrec_t *r = tm_room(t, 1 + extra);
+    if (!r)
+        return;
+    r->kind = kind;
+    r->arg = (uint32_t)len;
+    r->t0 = ticks;
+    r->t1 = 0;
+    memcpy(r + 1, s, len);
+    tm_commit(t, 1 + extra);
+}
+
+/* The thread's zone, created at its first record; frame 0 starts at the
+ * thread's first GL call.  Then the fast path may record call scopes. */
 static w15_wtf_zone_t *zone(w15_thread_t *t)
 {
-    if (!t->wtf_zone) {
-        char name[64], tn[17] = { 0 };
-        w15_thread_name(tn);
-        snprintf(name, sizeof name, "%u:%s", t->tid, tn);
-        t->wtf_zone = w15_wtf_zone_create(wtf, name, "script");
-        if (t->wtf_zone && !t->frame_started) {
-            /* one frame per swap: frame 0 runs from the thread's first GL
-             * call to its first frame-ending call */
-            t->wtf_frame = 0;
-            t->frame_started = 1;
-            w15_wtf_frame_start(t->wtf_zone, 0, t->t_first);
-        }
+    if (W15_LIKELY(t->wtf_zone != NULL))
+        return t->wtf_zone;
+    w15_wtf_t *w = __atomic_load_n(&wtf, __ATOMIC_ACQUIRE);
+    if (!w || !t->tm)
+        return NULL;
+    char name[64], tn[17] = { 0 };
+    w15_thread_name(tn);
+    snprintf(name, sizeof name, "%u:%s", t->tid, tn);
+    t->wtf_zone = w15_wtf_zone_create(w, name, "script");
+    if (t->wtf_zone) {
+        t->wtf_frame = 0;
+        t->frame_started = 1;
+        tm_put(t, W15_TM_FRAME_START, 0, t->t_first);
+        t->tm_room = W15_TM_SUBMIT;
     }
     return t->wtf_zone;
 }
@@ -106,94 +174,117 @@ static const char *str_arg(uint32_t id, const w15_slot_t *args, size_t *len)
         int64_t n = -1;
         if (ps[i].len_op == W15_LEN_PARAM && ps[i].len_a < f->nparams)
             n = args[ps[i].len_a].i;
-        *len = n > 0 ? (size_t)n : strnlen(s, 1024);
+        *len = n > 0 ? (size_t)n : strnlen(s, NAME_MAX_BYTES);
         return s;
     }
     return NULL;
 }
 
+#define SCOPE_OPEN (1u << 16) /* c->state: a call record is open at t->tm[tm_len] */
+
 void w15_timing_pre(w15_thread_t *t, w15_callctx_t *c, uint32_t id, uint16_t flags, const w15_slot_t *args)
 {
-    w15_wtf_zone_t *z = zone(t);
-    if (!z)
+    if (!zone(t))
         return;
-    uint64_t now = w15_clock_now();
+    uint64_t now = w15_ticks();
     c->t0 = now;
-    if (flags & W15_FN_GROUP_PUSH) {
+    if (flags & (W15_FN_GROUP_PUSH | W15_FN_MARKER)) {
         size_t n = 0;
         const char *s = str_arg(id, args, &n);
-        w15_wtf_scope_enter_named(z, s ? s : "group", s ? n : 5, now);
-        t->group_depth++;
-    } else if (flags & W15_FN_MARKER) {
-        size_t n = 0;
-        const char *s = str_arg(id, args, &n);
-        w15_wtf_timestamp(z, s ? s : "marker", s ? n : 6, now);
+        int push = (flags & W15_FN_GROUP_PUSH) != 0;
+        if (!s)
+            s = push ? "group" : "marker", n = strlen(s);
+        tm_put_named(t, push ? W15_TM_GROUP_PUSH : W15_TM_MARKER, s, n, now);
+        if (push)
+            t->group_depth++;
     }
     int lvl = w15_cfg.timing;
     if (lvl == W15_TIMING_ALL || (lvl == W15_TIMING_DRAWS && (flags & W15_FN_DRAWS_MASK))) {
-        uint16_t wire = w15_wtf_call_event(wtf, id, w15_str(w15_funcs[id].name));
-        if (wire) {
-            w15_wtf_scope_enter(z, wire, now, (uint32_t)t->seq);
-            c->state |= 1u << 16;
+        /* the call's record, completed (and committed) by w15_timing_post:
+         * nothing else is recorded by this thread in between */
+        w15_tmrec_t *r = tm_room(t, 1);
+        if (r) {
+            r->kind = id;
+            r->arg = (uint32_t)t->seq;
+            r->t0 = now;
+            c->state |= SCOPE_OPEN;
         }
-    }
-}
-
-/* Call-scope wire ids per function of the fast path (0: not asked yet). */
-static _Atomic uint16_t fast_wire[W15F__COUNT];
-
-void w15_timing_fast_enter(w15_thread_t *t, uint32_t id, uint64_t seq)
-{
-    if (W15_UNLIKELY(!__atomic_load_n(&wtf, __ATOMIC_ACQUIRE)))
-        return; /* stopped (exit) or a forked child */
-    w15_wtf_zone_t *z = t->wtf_zone;
-    uint16_t wire = id < W15F__COUNT ? atomic_load_explicit(&fast_wire[id], memory_order_relaxed) : 0;
-    if (W15_UNLIKELY(!z || !wire)) {
-        /* first call of this thread or function: the slow lookups */
-        w15_wtf_t *w = __atomic_load_n(&wtf, __ATOMIC_ACQUIRE);
-        int e = errno;
-        z = w ? zone(t) : NULL;
-        wire = z ? w15_wtf_call_event(w, id, w15_str(w15_funcs[id].name)) : 0;
-        errno = e;
-        if (!wire)
-            return;
-        if (id < W15F__COUNT)
-            atomic_store_explicit(&fast_wire[id], wire, memory_order_relaxed);
-    }
-    w15_wtf_scope_enter(z, wire, w15_clock_now(), (uint32_t)seq);
-    t->fast_scope = 1;
-}
-
-void w15_timing_fast_leave(w15_thread_t *t)
-{
-    if (t->fast_scope) {
-        t->fast_scope = 0;
-        w15_wtf_scope_leave(t->wtf_zone, w15_clock_now());
     }
 }
 
 void w15_timing_post(w15_thread_t *t, w15_callctx_t *c, uint16_t flags)
 {
-    w15_wtf_zone_t *z = t->wtf_zone;
-    if (!z)
+    if (!t->wtf_zone || !t->tm)
         return;
-    uint64_t now = w15_clock_now();
-    if (c->state & (1u << 16))
-        w15_wtf_scope_leave(z, now);
+    uint64_t now = w15_ticks();
+    if (c->state & SCOPE_OPEN) {
+        t->tm[t->tm_len].t1 = now;
+        tm_commit(t, 1);
+    }
     if ((flags & W15_FN_GROUP_POP) && t->group_depth) {
         t->group_depth--;
-        w15_wtf_scope_leave(z, now);
+        tm_put(t, W15_TM_GROUP_POP, 0, now);
     }
     if (flags & W15_FN_FRAME_END) {
         /* frames are numbered per thread (= per zone): the loader pairs
          * frameStart/frameEnd by number within a zone */
-        if (t->frame_started)
-            w15_wtf_frame_end(z, t->wtf_frame, now);
+        tm_put(t, W15_TM_FRAME, t->wtf_frame, now);
         t->wtf_frame++;
-        w15_wtf_frame_start(z, t->wtf_frame, now);
-        t->frame_started = 1;
-        w15_wtf_zone_flush(z);
     }
+}
+
+/* ------------------------------------------------------------------ */
+/* The output thread's side: records to events                          */
+
+void w15_timing_feed(void *zp, const w15_tmrec_t *r, uint32_t n, int retire)
+{
+    w15_wtf_t *w = __atomic_load_n(&wtf, __ATOMIC_ACQUIRE);
+    w15_wtf_zone_t *z = zp;
+    if (!w || !z)
+        return;
+    w15_clock_scale_t sc;
+    w15_clock_get_scale(&sc);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t k = r[i].kind;
+        uint64_t t0 = w15_clock_scaled(&sc, r[i].t0);
+        if (W15_LIKELY(k < w15_nfuncs)) {
+            uint16_t wire = w15_wtf_call_event(w, k, w15_str(w15_funcs[k].name));
+            w15_wtf_scope_call(z, wire, t0, w15_clock_scaled(&sc, r[i].t1), r[i].arg);
+            continue;
+        }
+        switch (k) {
+        case W15_TM_FRAME_START:
+            w15_wtf_frame_start(z, r[i].arg, t0);
+            break;
+        case W15_TM_FRAME:
+            w15_wtf_frame_end(z, r[i].arg, t0);
+            w15_wtf_frame_start(z, r[i].arg + 1, t0);
+            break;
+        case W15_TM_GROUP_POP:
+            w15_wtf_scope_leave(z, t0);
+            break;
+        case W15_TM_GROUP_PUSH:
+        case W15_TM_MARKER: {
+            uint32_t len = r[i].arg <= NAME_MAX_BYTES ? r[i].arg : 0;
+            uint32_t extra = (uint32_t)((len + sizeof *r - 1) / sizeof *r);
+            if (extra > n - i - 1)
+                return; /* cannot happen: records are committed whole */
+            const char *s = (const char *)(r + i + 1);
+            if (k == W15_TM_GROUP_PUSH)
+                w15_wtf_scope_enter_named(z, s, len, t0);
+            else
+                w15_wtf_timestamp(z, s, len, t0);
+            i += extra;
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    if (retire)
+        w15_wtf_zone_retire(z); /* flushes first */
+    else
+        w15_wtf_zone_flush(z);
 }
 
 /* Contexts whose renderer strings were recorded (a few; MakeCurrent is rare). */
@@ -239,18 +330,6 @@ void w15_timing_context(w15_thread_t *t, void *ctx)
     errno = e;
 }
 
-void w15_timing_flush(w15_thread_t *t)
-{
-    if (t && t->wtf_zone && __atomic_load_n(&wtf, __ATOMIC_ACQUIRE))
-        w15_wtf_zone_flush(t->wtf_zone);
-}
-
-void w15_timing_thread_exit(w15_thread_t *t)
-{
-    if (t && t->wtf_zone && __atomic_load_n(&wtf, __ATOMIC_ACQUIRE))
-        w15_wtf_zone_retire(t->wtf_zone);
-}
-
 void w15_timing_stop(void)
 {
     if (!wtf)
@@ -261,14 +340,21 @@ void w15_timing_stop(void)
     w15_wtf_close(w);
 }
 
+void w15_timing_crash_begin(void)
+{
+    w15_wtf_signal_mode(__atomic_load_n(&wtf, __ATOMIC_ACQUIRE));
+}
+
 void w15_timing_crash(void)
 {
-    if (wtf)
-        w15_wtf_flush_all_signal(wtf);
+    w15_wtf_t *w = __atomic_load_n(&wtf, __ATOMIC_ACQUIRE);
+    if (w)
+        w15_wtf_flush_all_signal(w);
 }
 
 #else /* no emitter */
 
+uint64_t w15_ticks_slow(void) { return 0; }
 void w15_timing_start(const char *wtf_path) { (void)wtf_path; }
 void w15_timing_pre(w15_thread_t *t, w15_callctx_t *c, uint32_t id, uint16_t flags, const w15_slot_t *args)
 {
@@ -276,12 +362,13 @@ void w15_timing_pre(w15_thread_t *t, w15_callctx_t *c, uint32_t id, uint16_t fla
 }
 void w15_timing_post(w15_thread_t *t, w15_callctx_t *c, uint16_t flags) { (void)t; (void)c; (void)flags; }
 void w15_timing_context(w15_thread_t *t, void *ctx) { (void)t; (void)ctx; }
-void w15_timing_fast_enter(w15_thread_t *t, uint32_t id, uint64_t seq) { (void)t; (void)id; (void)seq; }
-void w15_timing_fast_leave(w15_thread_t *t) { (void)t; }
-void w15_timing_flush(w15_thread_t *t) { (void)t; }
+void w15_timing_feed(void *zone, const w15_tmrec_t *tm, uint32_t n, int retire)
+{
+    (void)zone; (void)tm; (void)n; (void)retire;
+}
 void w15_timing_thread_start(w15_thread_t *t) { (void)t; }
-void w15_timing_thread_exit(w15_thread_t *t) { (void)t; }
 void w15_timing_stop(void) {}
+void w15_timing_crash_begin(void) {}
 void w15_timing_crash(void) {}
 
 #endif

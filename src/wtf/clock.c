@@ -104,17 +104,37 @@ void w15_clock_init(void)
     __atomic_store_n(&g_state, 2, __ATOMIC_RELEASE);
 }
 
-uint64_t w15_clock_now(void)
+void w15_clock_get_scale(w15_clock_scale_t *s)
+{
+    s->tick0 = g_tsc0;
+    s->ns0 = g_mono0;
+    s->mult = g_use_tsc ? g_mult : 0;
+}
+
+uint64_t w15_clock_ns(uint64_t ticks)
+{
+    w15_clock_scale_t s;
+    w15_clock_get_scale(&s);
+    return w15_clock_scaled(&s, ticks);
+}
+
+uint64_t w15_clock_ticks(void)
 {
 #if W15_HAVE_TSC
-    if (__builtin_expect(g_use_tsc, 1)) {
-        int64_t d = (int64_t)(__rdtsc() - g_tsc0);
-        if (__builtin_expect(d < 0, 0))
-            d = 0; /* cross-core skew right after init */
-        return g_mono0 + (uint64_t)(((unsigned __int128)(uint64_t)d * g_mult) >> 32);
-    }
+    if (__builtin_expect(g_use_tsc, 1))
+        return __rdtsc();
 #endif
     return mono_ns();
+}
+
+uint64_t w15_clock_now(void)
+{
+    return w15_clock_ns(w15_clock_ticks());
+}
+
+int w15_clock_ticks_are_tsc(void)
+{
+    return g_use_tsc;
 }
 
 double w15_clock_wall_ms(uint64_t t_ns)

@@ -112,6 +112,7 @@ struct w15_wtf {
     int lock;            /* file lock: a spin lock (signal handlers try it) */
     int off;
     int sig_busy;
+    int sig_mode;        /* w15_wtf_signal_mode: no locks, no malloc, no open */
     char *path;
     uint64_t base0_ns, period_ns;
     double wall0_ms;
@@ -819,6 +820,18 @@ static uint16_t named_event(w15_wtf_zone_t *z, const char *clean, size_t n, uint
     if (ce->wire && ce->hash == h && ce->kind == kind && strncmp(ce->name, clean, n) == 0 && !ce->name[n])
         return ce->wire;
     w15_wtf_t *w = z->w;
+    if (UNLIKELY(w->sig_mode)) {
+        /* a crash handler: only names defined already (read-only walk) */
+        if (!w->named)
+            return 0;
+        uint32_t m = w->named_cap - 1;
+        for (uint32_t i = h & m; w->named[i].wire; i = (i + 1) & m) {
+            const named_t *e = &w->named[i];
+            if (e->hash == h && e->kind == kind && strncmp(e->name, clean, n) == 0 && !e->name[n])
+                return e->wire;
+        }
+        return 0;
+    }
     lock(w);
     if (!w->named) {
         w->named = calloc(2 * NAMED_MAX, sizeof *w->named);
@@ -865,7 +878,7 @@ uint16_t w15_wtf_call_event(w15_wtf_t *w, uint32_t key, const char *name)
     if (!w || key >= MAX_KEYS)
         return 0;
     uint16_t id = __atomic_load_n(&w->keymap[key], __ATOMIC_ACQUIRE);
-    if (LIKELY(id))
+    if (LIKELY(id) || w->sig_mode)
         return id;
     lock(w);
     id = w->keymap[key];
@@ -915,11 +928,25 @@ static void zone_reset(w15_wtf_zone_t *z)
     __atomic_store_n(&z->end, RESERVE_WORDS, __ATOMIC_RELEASE);
 }
 
+static int zone_write_signal(w15_wtf_t *w, w15_wtf_zone_t *z);
+
 void w15_wtf_zone_flush(w15_wtf_zone_t *z)
 {
     if (!z)
         return;
     int saved = errno;
+    if (UNLIKELY(z->w->sig_mode)) {
+        /* a crash handler feeding zones: write with the signal path, then
+         * make room whether or not that worked */
+        if (!__atomic_exchange_n(&z->busy, 1, __ATOMIC_ACQUIRE)) {
+            zone_write_signal(z->w, z);
+            if (z->buf)
+                zone_reset(z);
+            zone_idle(z);
+        }
+        errno = saved;
+        return;
+    }
     zone_busy(z);
     uint32_t e = z->end, f = z->flushed;
     if (e > f && !__atomic_load_n(&z->w->off, __ATOMIC_ACQUIRE))
@@ -946,6 +973,43 @@ void w15_wtf_zone_retire(w15_wtf_zone_t *z)
     free(sbuf);
 }
 
+/* Write z's complete unwritten events with write(2) only (signal path);
+ * caller holds z->busy.  0 when written or nothing to write. */
+static int zone_write_signal(w15_wtf_t *w, w15_wtf_zone_t *z)
+{
+    uint32_t e = __atomic_load_n(&z->end, __ATOMIC_ACQUIRE);
+    uint32_t f = z->flushed;
+    uint32_t slen = z->slen; /* read after end: covers every string of [f, e) */
+    int g = z->gen;
+    if (!z->buf || e <= f)
+        return 0;
+    if (g < 0 || w->gens[g].fd < 0 || slen > z->scap)
+        return -1;
+    uint32_t evbytes = (e - f + 3u) * 4u;
+    size_t total = 48u + evbytes + ((slen + 3u) & ~3u);
+    if (total > w->ebuf_cap || !trylock_bounded(w))
+        return -1;
+    int r = -1;
+    uint32_t *h = (uint32_t *)(void *)w->ebuf;
+    uint32_t t0 = z->buf[f + 1];
+    h[12] = W15_WTF_WIRE_ZONE_SET;
+    h[13] = t0;
+    h[14] = z->id;
+    memcpy(h + RESERVE_WORDS, z->buf + f, (size_t)(e - f) * 4u);
+    char *s = w->ebuf + 48u + evbytes;
+    memcpy(s, z->sbuf, slen);
+    memset(s + slen, 0, ((slen + 3u) & ~3u) - slen);
+    if (gen_start(w, g, 1) == 0) {
+        uint32_t len = chunk_header(h, w->gens[g].next_chunk++, evbytes, slen, t0, z->last_us);
+        if (write_all(w, g, h, len, 1) == 0) {
+            z->flushed = e;
+            r = 0;
+        }
+    }
+    unlock(w);
+    return r;
+}
+
 void w15_wtf_flush_all_signal(w15_wtf_t *w)
 {
     if (!w)
@@ -960,35 +1024,17 @@ void w15_wtf_flush_all_signal(w15_wtf_t *w)
             break;
         if (__atomic_exchange_n(&z->busy, 1, __ATOMIC_ACQUIRE))
             continue; /* its owner is in the middle of a flush */
-        uint32_t e = __atomic_load_n(&z->end, __ATOMIC_ACQUIRE);
-        uint32_t f = z->flushed;
-        uint32_t slen = z->slen; /* read after end: covers every string of [f, e) */
-        int g = z->gen;
-        if (z->buf && e > f && g >= 0 && w->gens[g].fd >= 0 && slen <= z->scap) {
-            uint32_t evbytes = (e - f + 3u) * 4u;
-            size_t total = 48u + evbytes + ((slen + 3u) & ~3u);
-            if (total <= w->ebuf_cap && trylock_bounded(w)) {
-                uint32_t *h = (uint32_t *)(void *)w->ebuf;
-                uint32_t t0 = z->buf[f + 1];
-                h[12] = W15_WTF_WIRE_ZONE_SET;
-                h[13] = t0;
-                h[14] = z->id;
-                memcpy(h + RESERVE_WORDS, z->buf + f, (size_t)(e - f) * 4u);
-                char *s = w->ebuf + 48u + evbytes;
-                memcpy(s, z->sbuf, slen);
-                memset(s + slen, 0, ((slen + 3u) & ~3u) - slen);
-                if (gen_start(w, g, 1) == 0) {
-                    uint32_t len = chunk_header(h, w->gens[g].next_chunk++, evbytes, slen, t0, z->last_us);
-                    if (write_all(w, g, h, len, 1) == 0)
-                        z->flushed = e;
-                }
-                unlock(w);
-            }
-        }
+        zone_write_signal(w, z);
         zone_idle(z);
     }
     __atomic_store_n(&w->sig_busy, 0, __ATOMIC_RELEASE);
     errno = saved;
+}
+
+void w15_wtf_signal_mode(w15_wtf_t *w)
+{
+    if (w)
+        __atomic_store_n(&w->sig_mode, 1, __ATOMIC_RELEASE);
 }
 
 void w15_wtf_close(w15_wtf_t *w)
@@ -1060,9 +1106,15 @@ static __attribute__((noinline)) uint32_t time_slow(w15_wtf_zone_t *z, uint64_t 
             if (g <= z->gen)
                 g = z->gen + 1;
         }
-        lock(w);
-        int ok = !w->off && gen_open(w, g, NULL, 0) == 0;
-        unlock(w);
+        int ok;
+        if (UNLIKELY(w->sig_mode)) {
+            /* a crash handler opens no file: only generations already open */
+            ok = g >= 0 && g < MAX_GENS && w->gens[g].fd >= 0 && (w->gens[g].hdr_done || w->gens[g].prefix);
+        } else {
+            lock(w);
+            ok = !w->off && gen_open(w, g, NULL, 0) == 0;
+            unlock(w);
+        }
         if (!ok) {
             z->gen = -1;
             z->lim_ns = 0;
@@ -1145,6 +1197,29 @@ void w15_wtf_scope_enter(w15_wtf_zone_t *z, uint16_t wire, uint64_t t_ns, uint32
     p[2] = call;
     z->depth++;
     ev_commit(z, 3, us);
+}
+
+void w15_wtf_scope_call(w15_wtf_zone_t *z, uint16_t wire, uint64_t t0_ns, uint64_t t1_ns, uint32_t call)
+{
+    if (UNLIKELY(!z || !wire))
+        return;
+    uint64_t d0 = t0_ns - z->base_ns, d1 = t1_ns - z->base_ns;
+    if (UNLIKELY(d0 - 1000u >= z->lim_ns || d1 - 1000u >= z->lim_ns)) {
+        /* anything unusual (first event, rotation, ...): one at a time */
+        w15_wtf_scope_enter(z, wire, t0_ns, call);
+        w15_wtf_scope_leave(z, t1_ns);
+        return;
+    }
+    uint32_t *p = ev_room(z, 5); /* a flush keeps the generation */
+    if (UNLIKELY(!p))
+        return;
+    uint32_t us1 = (uint32_t)(d1 / 1000u);
+    p[0] = wire;
+    p[1] = (uint32_t)(d0 / 1000u);
+    p[2] = call;
+    p[3] = W15_WTF_WIRE_SCOPE_LEAVE;
+    p[4] = us1;
+    ev_commit(z, 5, us1);
 }
 
 void w15_wtf_scope_enter_named(w15_wtf_zone_t *z, const char *name, size_t len, uint64_t t_ns)

@@ -3,9 +3,9 @@
  * traced process.  One emitter per process, shared by all threads; one zone
  * per thread.
  *
- * Threading: w15_wtf_zone_* functions are called only by the thread that
- * owns the zone (or by a thread that has exclusive access to it, e.g. the
- * tracer's flusher while the owner is parked).  w15_wtf_open/close/define
+ * Threading: w15_wtf_zone_* functions are called only by the zone's
+ * owner: one thread at a time with exclusive access to it (in the tracer,
+ * the output thread, which converts each GL thread's timing records).  w15_wtf_open/close/define
  * and w15_wtf_zone_create are thread-safe.  Nothing here aborts; on an I/O
  * error the emitter prints one line "wip15: ..." on stderr and turns itself
  * off (later calls do nothing).
@@ -54,6 +54,9 @@ w15_wtf_zone_t *w15_wtf_zone_create(w15_wtf_t *w, const char *name, const char *
 uint16_t w15_wtf_call_event(w15_wtf_t *w, uint32_t key, const char *name);
 
 void w15_wtf_scope_enter(w15_wtf_zone_t *z, uint16_t wire, uint64_t t_ns, uint32_t call);
+/* A whole call scope, enter at t0_ns and leave at t1_ns (one call; the
+ * same events as w15_wtf_scope_enter + w15_wtf_scope_leave). */
+void w15_wtf_scope_call(w15_wtf_zone_t *z, uint16_t wire, uint64_t t0_ns, uint64_t t1_ns, uint32_t call);
 /* A named scope (debug groups): name is copied. */
 void w15_wtf_scope_enter_named(w15_wtf_zone_t *z, const char *name, size_t len, uint64_t t_ns);
 void w15_wtf_scope_leave(w15_wtf_zone_t *z, uint64_t t_ns);
@@ -75,6 +78,15 @@ void w15_wtf_zone_retire(w15_wtf_zone_t *z);
  * a zone whose owner is inside a flush is skipped).  For fatal signals;
  * preserves errno.  docs/WTF.md "Crashes and kills". */
 void w15_wtf_flush_all_signal(w15_wtf_t *w);
+/* For a fatal-signal handler that feeds zones itself (the tracer's crash
+ * path converts pending timing records) once every other writer of the
+ * zones has stopped: from this call on, for good, nothing in the emitter
+ * locks without a bound, allocates or opens a file.  A full zone is
+ * written as w15_wtf_flush_all_signal does; an event that needs a new
+ * definition or generation is dropped (a named scope or time stamp whose
+ * name is new falls back to the generic events with the name as an
+ * argument).  Then call w15_wtf_flush_all_signal. */
+void w15_wtf_signal_mode(w15_wtf_t *w);
 /* Flush every zone (all owners must be quiescent: at exit) and close.  Every
  * zone pointer is invalid afterwards.  After fork() the child must not use
  * the parent's emitter (same file descriptors): open a new one or drop it. */
