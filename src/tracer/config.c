@@ -15,6 +15,7 @@ w15_config_t w15_cfg = {
     .frame_last = -1,
     .max_size = 0,
     .timing = W15_TIMING_FRAMES,
+    .gpu = 1,
     .quiet = 0,
     .status_fd = -1,
 };
@@ -117,6 +118,14 @@ void w15_config_load(void)
             w15_cfg.timing = W15_TIMING_ALL;
         else
             w15_msg("WIP15_TIMING=%s: expected off, frames, draws or all; using frames", v);
+    }
+    if ((v = getenv("WIP15_GPU")) && *v) {
+        if (!strcasecmp(v, "on") || !strcmp(v, "1"))
+            w15_cfg.gpu = 1;
+        else if (!strcasecmp(v, "off") || !strcmp(v, "0"))
+            w15_cfg.gpu = 0;
+        else
+            w15_msg("WIP15_GPU=%s: expected on or off; using on", v);
     }
 #ifndef W15_HAVE_WTF
     w15_cfg.timing = W15_TIMING_OFF; /* built without the WTF emitter */

@@ -87,6 +87,16 @@ static int ver_at_least(const w15_thread_t *t, int major, int minor)
     return t->ctx_major > major || (t->ctx_major == major && t->ctx_minor >= minor);
 }
 
+int w15_context_api(int *major, int *minor)
+{
+    w15_thread_t *t = ctx_info();
+    if (!t || (t->ctx_kind != CTX_GL && t->ctx_kind != CTX_GLES))
+        return 0;
+    *major = t->ctx_major;
+    *minor = t->ctx_minor;
+    return t->ctx_kind == CTX_GL ? 1 : 2;
+}
+
 static int get_int(unsigned pname, int dflt)
 {
     if (id_get_integerv < 0)

@@ -14,4 +14,7 @@ size_t w15_image_bytes(int pack, uint32_t format, uint32_t type,
 /* Nonzero when a PIXEL_UNPACK_BUFFER (pack=0) / PIXEL_PACK_BUFFER (pack=1)
  * is bound in the current context: the pointer is then an offset. */
 int w15_pixel_buffer_bound(int pack);
+/* The current context's API: 0 none or unknown, 1 desktop GL, 2 GLES; and
+ * its version (read once per MakeCurrent with the real glGetString). */
+int w15_context_api(int *major, int *minor);
 #endif

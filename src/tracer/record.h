@@ -97,6 +97,7 @@ typedef struct w15_tmrec {
 #define W15_TM_GROUP_PUSH 0xFFFFFF02u  /* a named scope opens (name follows) */
 #define W15_TM_GROUP_POP 0xFFFFFF03u   /* the innermost named scope closes */
 #define W15_TM_MARKER 0xFFFFFF04u      /* a time stamp (name follows) */
+#define W15_TM_GPU_FRAME 0xFFFFFF05u   /* frame arg's GPU time: t0..t1 in clock ns */
 /* Records per chunk, and the count at which the chunk is handed over (the
  * rest is room for one general-path call: a 1 KiB name and 3 records). */
 #define W15_TM_CAP 8192u
@@ -172,7 +173,8 @@ typedef struct w15_thread {
     void *context;              /* current context per the last successful MakeCurrent */
     int ctx_kind;               /* pixels.c: 0 unknown, else cached API/version */
     int ctx_major, ctx_minor;
-    void *wtf_zone;             /* w15_wtf_zone_t * when timing is on */
+    void *wtf_zone;             /* timing.c: the thread's zones, once it has records */
+    void *gpu;                  /* timing.c: GPU timer queries of the current context */
     uint32_t group_depth;       /* open named scopes (debug groups) */
     int frame_started;          /* timing: a frameStart is open on this thread */
     uint32_t wtf_frame;         /* timing: number of this thread's open frame (per zone) */

@@ -39,6 +39,7 @@ typedef struct w15_config {
     int64_t frame_last;     /* last recorded frame, -1 = no end */
     uint64_t max_size;      /* 0 = unlimited */
     int timing;             /* enum w15_timing_level */
+    int gpu;                /* WIP15_GPU: per-frame GPU time with timer queries (timing on) */
     int quiet;
     int status_fd;          /* WIP15_STATUS_FD (set by `wip15 trace`), -1 */
     int launched;           /* started by `wip15 trace` (it prints the summary) */
@@ -179,6 +180,9 @@ void w15_timing_post(w15_thread_t *t, w15_callctx_t *c, uint16_t flags);
 /* After a successful MakeCurrent of `ctx` (non-NULL) on t: the first time a
  * context is seen, record its GL_RENDERER/VENDOR/VERSION as WTF metadata. */
 void w15_timing_context(w15_thread_t *t, void *ctx);
+/* Before a MakeCurrent on t (the old context still current): collect the
+ * GPU times that are ready and delete the timer queries of that context. */
+void w15_timing_gpu_release(w15_thread_t *t);
 /* A thread's state was just created (its first GL call): note the time
  * its frame 0 starts at. */
 void w15_timing_thread_start(w15_thread_t *t);

@@ -23,6 +23,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int w15_timing_on;
@@ -32,6 +33,7 @@ int w15_ticks_tsc;
 #ifdef W15_HAVE_WTF
 #include "wtf_emitter.h"
 #include "clock.h"
+#include "pixels.h"
 
 static w15_wtf_t *wtf;
 
@@ -138,26 +140,48 @@ static void tm_put_named(w15_thread_t *t, uint32_t kind, const char *s, size_t l
     tm_commit(t, 1 + extra);
 }
 
-/* The thread's zone, created at its first record; frame 0 starts at the
+/* A thread's zones (t->wtf_zone, and what a chunk carries to
+ * w15_timing_feed): its timeline, and the GPU timeline of the contexts it
+ * swaps, created at its first GPU time.  Freed at w15_timing_stop. */
+typedef struct tzones {
+    w15_wtf_zone_t *cpu;
+    w15_wtf_zone_t *gpu; /* published (release) before the first GPU record */
+    char name[64];
+    struct tzones *next;
+} tzones_t;
+static tzones_t *all_tzones;
+static pthread_mutex_t tzones_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The thread's zones, created at its first record; frame 0 starts at the
  * thread's first GL call.  Then the fast path may record call scopes. */
-static w15_wtf_zone_t *zone(w15_thread_t *t)
+static tzones_t *zone(w15_thread_t *t)
 {
     if (W15_LIKELY(t->wtf_zone != NULL))
         return t->wtf_zone;
     w15_wtf_t *w = __atomic_load_n(&wtf, __ATOMIC_ACQUIRE);
     if (!w || !t->tm)
         return NULL;
-    char name[64], tn[17] = { 0 };
+    tzones_t *tz = calloc(1, sizeof *tz);
+    if (!tz)
+        return NULL;
+    char tn[17] = { 0 };
     w15_thread_name(tn);
-    snprintf(name, sizeof name, "%u:%s", t->tid, tn);
-    t->wtf_zone = w15_wtf_zone_create(w, name, "script");
-    if (t->wtf_zone) {
-        t->wtf_frame = 0;
-        t->frame_started = 1;
-        tm_put(t, W15_TM_FRAME_START, 0, t->t_first);
-        t->tm_room = W15_TM_SUBMIT;
+    snprintf(tz->name, sizeof tz->name, "%u:%s", t->tid, tn);
+    tz->cpu = w15_wtf_zone_create(w, tz->name, "script");
+    if (!tz->cpu) {
+        free(tz);
+        return NULL;
     }
-    return t->wtf_zone;
+    pthread_mutex_lock(&tzones_lock);
+    tz->next = all_tzones;
+    all_tzones = tz;
+    pthread_mutex_unlock(&tzones_lock);
+    t->wtf_zone = tz;
+    t->wtf_frame = 0;
+    t->frame_started = 1;
+    tm_put(t, W15_TM_FRAME_START, 0, t->t_first);
+    t->tm_room = W15_TM_SUBMIT;
+    return tz;
 }
 
 /* The string argument of a group / marker call and its length. */
@@ -180,12 +204,20 @@ static const char *str_arg(uint32_t id, const w15_slot_t *args, size_t *len)
     return NULL;
 }
 
+static void gpu_frame_end(w15_thread_t *t);
+static void gpu_frame_start(w15_thread_t *t);
+
 #define SCOPE_OPEN (1u << 16) /* c->state: a call record is open at t->tm[tm_len] */
 
 void w15_timing_pre(w15_thread_t *t, w15_callctx_t *c, uint32_t id, uint16_t flags, const w15_slot_t *args)
 {
     if (!zone(t))
         return;
+    if (W15_UNLIKELY(flags & W15_FN_FRAME_END)) {
+        int e = errno;
+        gpu_frame_end(t);
+        errno = e;
+    }
     uint64_t now = w15_ticks();
     c->t0 = now;
     if (flags & (W15_FN_GROUP_PUSH | W15_FN_MARKER)) {
@@ -230,7 +262,228 @@ void w15_timing_post(w15_thread_t *t, w15_callctx_t *c, uint16_t flags)
          * frameStart/frameEnd by number within a zone */
         tm_put(t, W15_TM_FRAME, t->wtf_frame, now);
         t->wtf_frame++;
+        if (t->gpu) {
+            int e = errno;
+            gpu_frame_start(t);
+            errno = e;
+        }
     }
+}
+
+/* ------------------------------------------------------------------ */
+/* GPU time (docs/WTF.md "GPU time")                                    */
+/*
+ * Per frame, two GL_TIMESTAMP queries in the swapping thread's current
+ * context: one right after the previous swap (the frame's first command
+ * reaches the GPU) and one right before this swap (its last command is
+ * done).  Results are read only when GL_QUERY_RESULT_AVAILABLE says so, a
+ * few frames later: nothing waits for the GPU.  With GPU_SLOTS frames in
+ * flight and none ready, the next frame is not measured.
+ *
+ * Only our own query names, made with glGenQueries in that context (the app
+ * may see other names from its own later glGenQueries); no query of the
+ * app's is touched; only calls that cannot raise a GL error in that
+ * API/version (we never call glGetError); results are not read while a
+ * GL_QUERY_BUFFER is bound (they would go into the app's buffer).  GLES
+ * needs GL_EXT_disjoint_timer_query; its GPU_DISJOINT flag is not read (it
+ * resets when read: the app's own check would miss it), implausible results
+ * are dropped instead.  A MakeCurrent ends the measurement in the old
+ * context (w15_timing_gpu_release) and it starts again in the new one.
+ */
+#define GPU_SLOTS 8
+#define GPU_RESYNC_FRAMES 600 /* re-measure the GPU-to-CPU clock offset */
+enum {
+    GL_EXTENSIONS_ = 0x1F03, GL_QUERY_RESULT_ = 0x8866, GL_QUERY_RESULT_AVAILABLE_ = 0x8867,
+    GL_TIMESTAMP_ = 0x8E28, GL_QUERY_BUFFER_BINDING_ = 0x9193,
+};
+typedef void (*gen_fn)(int, unsigned *);
+typedef void (*del_fn)(int, const unsigned *);
+typedef void (*counter_fn)(unsigned, unsigned);
+typedef void (*get_uiv_fn)(unsigned, unsigned, unsigned *);
+typedef void (*get_ui64v_fn)(unsigned, unsigned, uint64_t *);
+typedef void (*get_i64v_fn)(unsigned, int64_t *);
+typedef void (*get_iv_fn)(unsigned, int *);
+typedef const unsigned char *(*get_string_fn)(unsigned);
+
+typedef struct gpu {
+    int state;              /* 0 not set up in this context, 1 measuring, -1 not available */
+    int check_qbuf;         /* GL >= 4.4: GL_QUERY_BUFFER may be bound */
+    unsigned q[2 * GPU_SLOTS]; /* slot k: start q[2k], end q[2k+1] */
+    uint32_t frame[GPU_SLOTS];
+    unsigned head, tail;    /* slots started, slots collected */
+    int open;               /* slot head-1 has its start, not yet its end */
+    int64_t offset;         /* clock ns - GPU ns */
+    uint32_t since_sync;
+    gen_fn gen;
+    del_fn del;
+    counter_fn counter;
+    get_uiv_fn get_uiv;
+    get_ui64v_fn get_ui64v;
+    get_i64v_fn get_i64v;
+    get_iv_fn get_iv;
+} gpu_t;
+
+/* The real entry point of `name`, or NULL when we do not know it. */
+static void *real_fn(const char *name)
+{
+    int id = w15_func_lookup(name);
+    return id < 0 ? NULL : W15_REAL((uint32_t)id);
+}
+
+/* Is `ext` one of the space-separated names in `list`? */
+static int has_ext(const char *list, const char *ext)
+{
+    size_t n = strlen(ext);
+    for (const char *p = list; p && (p = strstr(p, ext)) != NULL; p += n)
+        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == 0))
+            return 1;
+    return 0;
+}
+
+static void gpu_sync(gpu_t *g)
+{
+    int64_t gpu_ns = 0;
+    g->get_i64v(GL_TIMESTAMP_, &gpu_ns);
+    g->offset = (int64_t)w15_clock_now() - gpu_ns;
+    g->since_sync = 0;
+}
+
+/* Set up measuring in the current context: 1 on, -1 not available. */
+static int gpu_setup(gpu_t *g)
+{
+    int major = 0, minor = 0, api = w15_context_api(&major, &minor);
+    get_string_fn gs = real_fn("glGetString");
+    const char *sfx = NULL;
+    if (api == 1) {
+        int v = major * 10 + minor;
+        if (v >= 33)
+            sfx = "";
+        else if (v < 30 && gs && has_ext((const char *)gs(GL_EXTENSIONS_), "GL_ARB_timer_query"))
+            sfx = ""; /* GL_EXTENSIONS is valid below 3.0 only (core profiles) */
+        g->check_qbuf = v >= 44;
+    } else if (api == 2 && gs && has_ext((const char *)gs(GL_EXTENSIONS_), "GL_EXT_disjoint_timer_query")) {
+        sfx = "EXT";
+    }
+    if (!sfx)
+        return -1;
+    char n[64];
+#define GPU_FN(field, type, base) (snprintf(n, sizeof n, "%s%s", base, sfx), g->field = (type)real_fn(n))
+    GPU_FN(gen, gen_fn, "glGenQueries");
+    GPU_FN(del, del_fn, "glDeleteQueries");
+    GPU_FN(counter, counter_fn, "glQueryCounter");
+    GPU_FN(get_uiv, get_uiv_fn, "glGetQueryObjectuiv");
+    GPU_FN(get_ui64v, get_ui64v_fn, "glGetQueryObjectui64v");
+    GPU_FN(get_i64v, get_i64v_fn, "glGetInteger64v");
+#undef GPU_FN
+    g->get_iv = (get_iv_fn)real_fn("glGetIntegerv");
+    if (!g->gen || !g->del || !g->counter || !g->get_uiv || !g->get_ui64v || !g->get_i64v || !g->get_iv)
+        return -1;
+    memset(g->q, 0, sizeof g->q);
+    g->gen(2 * GPU_SLOTS, g->q);
+    for (unsigned i = 0; i < 2 * GPU_SLOTS; i++)
+        if (!g->q[i])
+            return -1;
+    g->head = g->tail = 0;
+    g->open = 0;
+    gpu_sync(g);
+    return 1;
+}
+
+/* Read the frames whose results are ready, oldest first; never waits. */
+static void gpu_collect(w15_thread_t *t, gpu_t *g)
+{
+    if (g->tail == g->head - (unsigned)g->open)
+        return;
+    if (g->check_qbuf) {
+        int qb = 0;
+        g->get_iv(GL_QUERY_BUFFER_BINDING_, &qb);
+        if (qb)
+            return; /* results would be written into the app's buffer */
+    }
+    while (g->tail != g->head - (unsigned)g->open) {
+        unsigned k = g->tail % GPU_SLOTS, a0 = 0, a1 = 0;
+        g->get_uiv(g->q[2 * k + 1], GL_QUERY_RESULT_AVAILABLE_, &a1);
+        if (!a1)
+            break;
+        g->get_uiv(g->q[2 * k], GL_QUERY_RESULT_AVAILABLE_, &a0);
+        if (!a0)
+            break;
+        uint64_t s = 0, e = 0;
+        g->get_ui64v(g->q[2 * k], GL_QUERY_RESULT_, &s);
+        g->get_ui64v(g->q[2 * k + 1], GL_QUERY_RESULT_, &e);
+        g->tail++;
+        if (e < s || e - s > 60000000000ull || !s)
+            continue; /* implausible (a disjoint event, a driver quirk) */
+        /* the thread's GPU timeline, named after its CPU one, at its
+         * first GPU time */
+        tzones_t *tz = t->wtf_zone;
+        if (!__atomic_load_n(&tz->gpu, __ATOMIC_ACQUIRE)) {
+            char name[80];
+            snprintf(name, sizeof name, "%s GPU", tz->name);
+            w15_wtf_t *w = __atomic_load_n(&wtf, __ATOMIC_ACQUIRE);
+            w15_wtf_zone_t *z = w ? w15_wtf_zone_create(w, name, "native_gpu") : NULL;
+            if (!z)
+                break;
+            __atomic_store_n(&tz->gpu, z, __ATOMIC_RELEASE);
+        }
+        w15_tmrec_t *r = tm_room(t, 1);
+        if (!r)
+            break;
+        r->kind = W15_TM_GPU_FRAME;
+        r->arg = g->frame[k];
+        r->t0 = (uint64_t)((int64_t)s + g->offset);
+        r->t1 = (uint64_t)((int64_t)e + g->offset);
+        tm_commit(t, 1);
+    }
+}
+
+/* A frame-ending call, before the real call: the frame's end query, and
+ * whatever results are ready. */
+static void gpu_frame_end(w15_thread_t *t)
+{
+    if (!w15_cfg.gpu || !t->context)
+        return;
+    gpu_t *g = t->gpu;
+    if (!g && !(g = t->gpu = calloc(1, sizeof *g)))
+        return;
+    if (g->state == 0)
+        g->state = gpu_setup(g);
+    if (g->state != 1)
+        return;
+    if (g->open) {
+        unsigned k = (g->head - 1) % GPU_SLOTS;
+        g->counter(g->q[2 * k + 1], GL_TIMESTAMP_);
+        g->frame[k] = t->wtf_frame;
+        g->open = 0;
+    }
+    gpu_collect(t, g);
+}
+
+/* After the real frame-ending call: the next frame's start query. */
+static void gpu_frame_start(w15_thread_t *t)
+{
+    gpu_t *g = t->gpu;
+    if (!g || g->state != 1 || g->head - g->tail >= GPU_SLOTS)
+        return; /* full: this frame is not measured */
+    if (++g->since_sync >= GPU_RESYNC_FRAMES)
+        gpu_sync(g);
+    g->counter(g->q[2 * (g->head % GPU_SLOTS)], GL_TIMESTAMP_);
+    g->head++;
+    g->open = 1;
+}
+
+void w15_timing_gpu_release(w15_thread_t *t)
+{
+    gpu_t *g = t->gpu;
+    if (!g)
+        return;
+    if (g->state == 1) {
+        int e = errno;
+        gpu_collect(t, g);
+        g->del(2 * GPU_SLOTS, g->q);
+        errno = e;
+    }
+    g->state = 0; /* set up again in the next context */
 }
 
 /* ------------------------------------------------------------------ */
@@ -239,9 +492,10 @@ void w15_timing_post(w15_thread_t *t, w15_callctx_t *c, uint16_t flags)
 void w15_timing_feed(void *zp, const w15_tmrec_t *r, uint32_t n, int retire)
 {
     w15_wtf_t *w = __atomic_load_n(&wtf, __ATOMIC_ACQUIRE);
-    w15_wtf_zone_t *z = zp;
-    if (!w || !z)
+    tzones_t *tz = zp;
+    if (!w || !tz)
         return;
+    w15_wtf_zone_t *z = tz->cpu;
     w15_clock_scale_t sc;
     w15_clock_get_scale(&sc);
     for (uint32_t i = 0; i < n; i++) {
@@ -263,6 +517,16 @@ void w15_timing_feed(void *zp, const w15_tmrec_t *r, uint32_t n, int retire)
         case W15_TM_GROUP_POP:
             w15_wtf_scope_leave(z, t0);
             break;
+        case W15_TM_GPU_FRAME: {
+            /* times already in clock ns (GPU timestamps moved onto our clock) */
+            w15_wtf_zone_t *g = __atomic_load_n(&tz->gpu, __ATOMIC_ACQUIRE);
+            uint16_t wire = w15_wtf_gpu_frame_event(w);
+            if (g && wire) {
+                w15_wtf_scope_enter(g, wire, r[i].t0, r[i].arg);
+                w15_wtf_scope_leave(g, r[i].t1);
+            }
+            break;
+        }
         case W15_TM_GROUP_PUSH:
         case W15_TM_MARKER: {
             uint32_t len = r[i].arg <= NAME_MAX_BYTES ? r[i].arg : 0;
@@ -281,10 +545,14 @@ void w15_timing_feed(void *zp, const w15_tmrec_t *r, uint32_t n, int retire)
             break;
         }
     }
-    if (retire)
+    w15_wtf_zone_t *g = __atomic_load_n(&tz->gpu, __ATOMIC_ACQUIRE);
+    if (retire) {
         w15_wtf_zone_retire(z); /* flushes first */
-    else
+        w15_wtf_zone_retire(g);
+    } else {
         w15_wtf_zone_flush(z);
+        w15_wtf_zone_flush(g);
+    }
 }
 
 /* Contexts whose renderer strings were recorded (a few; MakeCurrent is rare). */
@@ -338,6 +606,13 @@ void w15_timing_stop(void)
     w15_timing_on = 0;
     __atomic_store_n(&wtf, NULL, __ATOMIC_RELEASE);
     w15_wtf_close(w);
+    pthread_mutex_lock(&tzones_lock);
+    for (tzones_t *tz = all_tzones, *next; tz; tz = next) {
+        next = tz->next;
+        free(tz);
+    }
+    all_tzones = NULL;
+    pthread_mutex_unlock(&tzones_lock);
 }
 
 void w15_timing_crash_begin(void)
@@ -367,6 +642,7 @@ void w15_timing_feed(void *zone, const w15_tmrec_t *tm, uint32_t n, int retire)
     (void)zone; (void)tm; (void)n; (void)retire;
 }
 void w15_timing_thread_start(w15_thread_t *t) { (void)t; }
+void w15_timing_gpu_release(w15_thread_t *t) { (void)t; }
 void w15_timing_stop(void) {}
 void w15_timing_crash_begin(void) {}
 void w15_timing_crash(void) {}

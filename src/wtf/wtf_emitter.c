@@ -68,7 +68,7 @@ typedef struct meta {
 /* A definition wip15 made while running: GL call scopes, debug groups
  * (scopes named after the group) and markers (instances named after the
  * marker). */
-enum { DEF_CALL, DEF_GROUP, DEF_MARKER };
+enum { DEF_CALL, DEF_GROUP, DEF_MARKER, DEF_GPU_FRAME };
 typedef struct def {
     char *name;
     uint32_t kind;
@@ -124,6 +124,7 @@ struct w15_wtf {
     uint32_t ndefs, defs_cap;
     named_t *named;      /* hash set of named events (groups, markers) */
     uint32_t named_cap, named_n;
+    uint16_t gpu_wire;   /* W15_WTF_GPU_FRAME_EVENT, once defined */
     w15_wtf_zone_t *zones; /* pushed at the head; never removed until close */
     uint16_t nzones;
     meta_t *metas;
@@ -402,6 +403,8 @@ static void cb_def(cb_t *c, uint32_t wire, const def_t *d)
 {
     if (d->kind == DEF_CALL)
         cb_define(c, wire, W15_WTF_CLASS_SCOPE, CALL_FLAGS, d->name, CALL_ARGS);
+    else if (d->kind == DEF_GPU_FRAME)
+        cb_define(c, wire, W15_WTF_CLASS_SCOPE, 0, d->name, "uint32 frame");
     else if (d->kind == DEF_GROUP)
         cb_define(c, wire, W15_WTF_CLASS_SCOPE, 0, d->name, NULL);
     else
@@ -869,6 +872,21 @@ static uint16_t named_event(w15_wtf_zone_t *z, const char *clean, size_t n, uint
             ce->wire = id;
         }
     }
+    unlock(w);
+    return id;
+}
+
+uint16_t w15_wtf_gpu_frame_event(w15_wtf_t *w)
+{
+    if (!w)
+        return 0;
+    uint16_t id = __atomic_load_n(&w->gpu_wire, __ATOMIC_ACQUIRE);
+    if (LIKELY(id) || w->sig_mode)
+        return id;
+    lock(w);
+    if (!w->gpu_wire && !w->off)
+        __atomic_store_n(&w->gpu_wire, add_def(w, W15_WTF_GPU_FRAME_EVENT, DEF_GPU_FRAME), __ATOMIC_RELEASE);
+    id = w->gpu_wire;
     unlock(w);
     return id;
 }

@@ -53,6 +53,14 @@ w15_wtf_zone_t *w15_wtf_zone_create(w15_wtf_t *w, const char *name, const char *
  * the lookup is an array access after the first time. */
 uint16_t w15_wtf_call_event(w15_wtf_t *w, uint32_t key, const char *name);
 
+/* GPU time (docs/WTF.md "GPU time"): a zone of type "native_gpu" named
+ * "<CPU zone name> GPU" holds one scope of this event per measured frame,
+ * argument "uint32 frame" = the number of the CPU zone's frame whose GPU
+ * work it spans.  Defines the event once (thread-safe); its wire id, 0 on
+ * failure.  Enter/leave it with w15_wtf_scope_enter/leave. */
+#define W15_WTF_GPU_FRAME_EVENT "wip15.gpuFrame"
+uint16_t w15_wtf_gpu_frame_event(w15_wtf_t *w);
+
 void w15_wtf_scope_enter(w15_wtf_zone_t *z, uint16_t wire, uint64_t t_ns, uint32_t call);
 /* A whole call scope, enter at t0_ns and leave at t1_ns (one call; the
  * same events as w15_wtf_scope_enter + w15_wtf_scope_leave). */

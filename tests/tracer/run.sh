@@ -216,9 +216,14 @@ timing)
     python3 - wtf.json <<'EOF' || fail "unexpected WTF content: $(cat wtf.json)"
 import json, sys
 d = json.load(open(sys.argv[1]))
-zs = [z for z in d["zones"] if ":" in z["name"]]
+zs = [z for z in d["zones"] if ":" in z["name"] and z["type"] == "script"]
 assert d["ok"] and len(zs) == 1, d
 z = zs[0]
+# GPU time (timer queries, read when ready): frames 1 and 2 at most, on
+# the zone "<thread zone> GPU"
+gz = [g for g in d["zones"] if g["type"] == "native_gpu"]
+assert all(g["name"] == z["name"] + " GPU" for g in gz), gz
+assert sum(g["scopes"].get("wip15.gpuFrame", 0) for g in gz) <= 2, gz
 assert z["frames"] == 3, z["frames"]  # one frame per swap
 assert z["scopes"].get("glClear") == 3, z["scopes"]
 assert z["scopes"].get("eglSwapBuffers") == 3, z["scopes"]

@@ -13,7 +13,7 @@
 // {name: count} (every event, hidden ones included), "scopes": {name: count},
 // "scopeCount", "instanceCount", "maxDepth", "frames" (count),
 // "frameDurations" (ms, with --frames), "timeStamps": [names in order],
-// "marks": [{"name", "value"}], "calls": [[name, call arg, time ms, end ms,
+// "marks": [{"name", "value"}], "calls": [[name, call arg (or frame arg), time ms, end ms,
 // depth]...] (with --calls)}]}.
 'use strict';
 var path = require('path');
@@ -77,7 +77,7 @@ function summarize(db) {
         z.scopes[name] = (z.scopes[name] || 0) + 1;
         if (wantCalls) {
           var a = it.getArguments();
-          z.calls.push([name, a && a.call !== undefined ? a.call : null, it.getTime(), it.getEndTime(), depth]);
+          z.calls.push([name, a && a.call !== undefined ? a.call : a && a.frame !== undefined ? a.frame : null, it.getTime(), it.getEndTime(), depth]);
         }
       } else {
         z.instanceCount++;
