@@ -3,7 +3,9 @@
  * (eglSwapBuffers) every 4000 calls.  Prints
  *   calls N seconds S ns_per_call X rss_kb R
  * thread_cpu_ns_per_call is the CPU time of the calling thread only (the
- * tracer's writer thread works in parallel on another core).  Run natively, under `wip15 trace` and under `apitrace trace`; the
+ * tracer's writer thread works in parallel on another core);
+ * process_cpu_ns_per_call is every thread's CPU time over the same period
+ * (the calling thread + the tracer's output thread).  Run natively, under `wip15 trace` and under `apitrace trace`; the
  * difference of ns_per_call is the tracer's cost (bench/tracer/run.sh). */
 #include "bench_egl.h"
 
@@ -14,7 +16,8 @@ int main(int argc, char **argv)
     GLuint buf[2];
     glGenBuffers(2, buf);
     glFinish();
-    struct timespec c0, c1;
+    struct timespec c0, c1, p0, p1;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &p0);
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
     double t0 = bench_now();
     for (long i = 0; i < iters; i++) {
@@ -28,9 +31,13 @@ int main(int argc, char **argv)
     glFinish();
     double t = bench_now() - t0;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &p1);
     double cpu = (double)(c1.tv_sec - c0.tv_sec) + (double)(c1.tv_nsec - c0.tv_nsec) * 1e-9;
+    double pcpu = (double)(p1.tv_sec - p0.tv_sec) + (double)(p1.tv_nsec - p0.tv_nsec) * 1e-9;
     long calls = iters * 4 + iters / 1000;
-    printf("calls %ld seconds %.3f ns_per_call %.2f thread_cpu_ns_per_call %.2f rss_kb %ld\n", calls, t,
-           t * 1e9 / (double)calls, cpu * 1e9 / (double)calls, bench_rss_kb());
+    printf("calls %ld seconds %.3f ns_per_call %.2f thread_cpu_ns_per_call %.2f process_cpu_ns_per_call %.2f "
+           "rss_kb %ld\n",
+           calls, t, t * 1e9 / (double)calls, cpu * 1e9 / (double)calls, pcpu * 1e9 / (double)calls,
+           bench_rss_kb());
     return 0;
 }

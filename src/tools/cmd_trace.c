@@ -47,6 +47,8 @@ static const char usage_text[] =
     "                         (suffixes k, M, G) [WIP15_MAX_SIZE]\n"
     "      --timing LEVEL     timing in the .wtf-trace: off, frames (default),\n"
     "                         draws, all [WIP15_TIMING]\n"
+    "      --gpu on|off       per-frame GPU time from GL timer queries in the\n"
+    "                         .wtf-trace (default on with timing) [WIP15_GPU]\n"
     "  -q, --quiet            no informational messages from the tracer\n"
     "                         [WIP15_QUIET]\n"
     "  -h, --help             this text\n"
@@ -153,6 +155,7 @@ int cmd_trace(int argc, char **argv)
         { "frames", required_argument, NULL, 'f' },
         { "max-size", required_argument, NULL, 'm' },
         { "timing", required_argument, NULL, 't' },
+        { "gpu", required_argument, NULL, 'g' },
         { "quiet", no_argument, NULL, 'q' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
@@ -160,8 +163,9 @@ int cmd_trace(int argc, char **argv)
     static const char *const comps[] = { "lz4", "zlib", "none", NULL };
     static const char *const streams[] = { "lz4", "none", NULL };
     static const char *const timings[] = { "off", "frames", "draws", "all", NULL };
+    static const char *const onoff[] = { "on", "off", NULL };
     const char *output = NULL, *comp = NULL, *stream = NULL, *frames = NULL, *maxsize = NULL,
-               *timing = NULL;
+               *timing = NULL, *gpu = NULL;
     int quiet = 0, c;
     optind = 1;
     opterr = 0;
@@ -173,6 +177,7 @@ int cmd_trace(int argc, char **argv)
         case 'f': frames = optarg; break;
         case 'm': maxsize = optarg; break;
         case 't': timing = optarg; break;
+        case 'g': gpu = optarg; break;
         case 'q': quiet = 1; break;
         case 'h': fputs(usage_text, stdout); return 0;
         default:
@@ -196,6 +201,10 @@ int cmd_trace(int argc, char **argv)
     }
     if (timing && !one_of(timing, timings)) {
         fprintf(stderr, "wip15: trace: --timing %s: expected off, frames, draws or all\n", timing);
+        return 2;
+    }
+    if (gpu && !one_of(gpu, onoff)) {
+        fprintf(stderr, "wip15: trace: --gpu %s: expected on or off\n", gpu);
         return 2;
     }
     if (frames && !valid_frames(frames)) {
@@ -232,6 +241,7 @@ int cmd_trace(int argc, char **argv)
     if (frames) setenv("WIP15_FRAMES", frames, 1);
     if (maxsize) setenv("WIP15_MAX_SIZE", maxsize, 1);
     if (timing) setenv("WIP15_TIMING", timing, 1);
+    if (gpu) setenv("WIP15_GPU", gpu, 1);
     if (quiet) setenv("WIP15_QUIET", "1", 1);
     /* the tracer reports each trace path on this pipe */
     int pfd[2] = { -1, -1 };
