@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,25 +22,37 @@ static void usage(FILE *f)
                "Writes the Chrome trace-event format (JSON object with \"traceEvents\"),\n"
                "which Perfetto (ui.perfetto.dev) and chrome://tracing open: one track per\n"
                "thread with its GL calls (args.call = the call's number in its thread) and\n"
-               "debug groups, markers as instant events, and a \"frames\" track per thread\n"
-               "with one slice per frame.  OUT may be - (standard output).\n"
+               "debug groups, markers as instant events, a \"frames\" track per thread\n"
+               "with one slice per frame, and the GPU time per frame (when the capture has\n"
+               "it) on a track \"<thread> GPU\" of slices \"GPU frame N\".  OUT may be -\n"
+               "(standard output).\n"
                "\n"
                "Given generation 0 of a rotated capture (X.wtf-trace with X.1.wtf-trace ...\n"
                "beside it), every generation goes into the one trace, on one timeline;\n"
                "--single reads only FILE.  A later generation named directly is read alone.\n");
 }
 
+#define FRAMES_TID 100000000L /* + the thread's tid: its frames track */
+#define GPU_TID 200000000L    /* + the tid: a native_gpu zone's track */
+
+static int is_gpu_zone(const w15_timeline_t *tl, uint32_t z)
+{
+    return z && z <= tl->nzones && tl->zone_type && tl->zone_type[z - 1] && strcmp(tl->zone_type[z - 1], "native_gpu") == 0;
+}
+
 /* Chrome thread id of zone z: the number before ':' in "<tid>:<name>", else
- * 1000000 + z. */
+ * 1000000 + z; plus GPU_TID for a zone of type native_gpu (GPU time, named
+ * "<tid>:<name> GPU": its own track, not the thread's). */
 static long zone_tid(const w15_timeline_t *tl, uint32_t z)
 {
+    long gpu = is_gpu_zone(tl, z) ? GPU_TID : 0;
     if (z && z <= tl->nzones && tl->zone_name[z - 1]) {
         char *end;
         long t = strtol(tl->zone_name[z - 1], &end, 10);
-        if (end != tl->zone_name[z - 1] && *end == ':' && t > 0)
-            return t;
+        if (end != tl->zone_name[z - 1] && *end == ':' && t > 0 && t < FRAMES_TID)
+            return t + gpu;
     }
-    return 1000000 + (long)z;
+    return 1000000 + (long)z + gpu;
 }
 
 static int emit(FILE *o, json_object *e, int *first)
@@ -158,17 +171,26 @@ int cmd_export(int argc, char **argv)
         if (has_frames) {
             char nm[300];
             snprintf(nm, sizeof nm, "frames (%s)", zn);
-            bad |= emit(o, meta("thread_name", pid, tid + 100000000, nm), &first);
+            bad |= emit(o, meta("thread_name", pid, tid + FRAMES_TID, nm), &first);
         }
     }
     for (size_t i = 0; i < tl.nscopes && !bad; i++) {
         const w15_scope_t *s = &tl.scopes[i];
-        json_object *e = ev("X", s->name, s->kind == W15_SCOPE_CALL ? "gl" : "group", pid, zone_tid(&tl, s->zone), s->t0);
+        char gnm[32];
+        const char *name = s->name, *cat = s->kind == W15_SCOPE_CALL ? "gl" : "group";
+        if (s->kind == W15_SCOPE_GPU_FRAME) {
+            snprintf(gnm, sizeof gnm, "GPU frame %" PRId64, s->frame);
+            name = gnm;
+            cat = "gpu";
+        }
+        json_object *e = ev("X", name, cat, pid, zone_tid(&tl, s->zone), s->t0);
         json_object_object_add(e, "dur", json_object_new_int64((int64_t)(s->t1 - s->t0)));
-        if (s->call >= 0 || !s->closed) {
+        if (s->call >= 0 || s->frame >= 0 || !s->closed) {
             json_object *a = json_object_new_object();
             if (s->call >= 0)
                 json_object_object_add(a, "call", json_object_new_int64(s->call));
+            if (s->frame >= 0)
+                json_object_object_add(a, "frame", json_object_new_int64(s->frame));
             if (!s->closed)
                 json_object_object_add(a, "unclosed", json_object_new_boolean(1));
             json_object_object_add(e, "args", a);
@@ -185,11 +207,16 @@ int cmd_export(int argc, char **argv)
         const w15_frame_t *fr = &tl.frames[i];
         char nm[32];
         snprintf(nm, sizeof nm, "frame %u", fr->number);
-        json_object *e = ev("X", nm, "frame", pid, zone_tid(&tl, fr->zone) + 100000000, fr->t0);
+        json_object *e = ev("X", nm, "frame", pid, zone_tid(&tl, fr->zone) + FRAMES_TID, fr->t0);
         json_object_object_add(e, "dur", json_object_new_int64((int64_t)(fr->t1 - fr->t0)));
         json_object *a = json_object_new_object();
         json_object_object_add(a, "frame", json_object_new_int64(fr->number));
         json_object_object_add(a, "calls", json_object_new_int64(fr->ncalls));
+        if (fr->gpu_us >= 0) {
+            char g[32];
+            snprintf(g, sizeof g, "%" PRId64 ".%03d", fr->gpu_us / 1000, (int)(fr->gpu_us % 1000));
+            json_object_object_add(a, "gpu_ms", json_object_new_double_s((double)fr->gpu_us / 1000.0, g));
+        }
         json_object_object_add(e, "args", a);
         bad |= emit(o, e, &first);
     }

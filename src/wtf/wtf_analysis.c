@@ -1,6 +1,7 @@
 /* wtf_analysis.c -- timeline and frame statistics (wtf_analysis.h). */
 #define _GNU_SOURCE
 #include "wtf_analysis.h"
+#include "wtf_emitter.h" /* W15_WTF_GPU_FRAME_EVENT */
 
 #include <dirent.h>
 #include <json-c/json.h>
@@ -49,6 +50,12 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
 static int is_call_def(const w15_wtf_def_t *d)
 {
     return d->nargs == 1 && d->arg[0].type == W15_WTF_T_UINT32 && strcmp(d->arg[0].name, "call") == 0;
+}
+
+static int is_gpu_frame_def(const w15_wtf_def_t *d)
+{
+    return d->nargs == 1 && d->arg[0].type == W15_WTF_T_UINT32 && strcmp(d->arg[0].name, "frame") == 0 &&
+           strcmp(d->name, W15_WTF_GPU_FRAME_EVENT) == 0;
 }
 
 static int cmp_fev(const void *a, const void *b)
@@ -105,6 +112,10 @@ static uint32_t *join_zones(w15_timeline_t *tl, uint32_t **ids, uint32_t *cap, c
                 if (!nn)
                     goto fail;
                 tl->zone_name = nn;
+                const char **nt = realloc(tl->zone_type, nc * sizeof *nt);
+                if (!nt)
+                    goto fail;
+                tl->zone_type = nt;
                 uint32_t *ni = realloc(*ids, nc * sizeof *ni);
                 if (!ni)
                     goto fail;
@@ -112,6 +123,7 @@ static uint32_t *join_zones(w15_timeline_t *tl, uint32_t **ids, uint32_t *cap, c
                 *cap = nc;
             }
             tl->zone_name[tl->nzones] = zi->name;
+            tl->zone_type[tl->nzones] = zi->type;
             (*ids)[tl->nzones] = zi->id;
             j = ++tl->nzones;
         }
@@ -124,6 +136,96 @@ fail:
     free(map);
     free(used);
     return NULL;
+}
+
+typedef struct gfr {
+    uint32_t number;
+    size_t scope;       /* index in tl->scopes */
+} gfr_t;
+
+static int cmp_gfr(const void *a, const void *b)
+{
+    const gfr_t *x = a, *y = b;
+    if (x->number != y->number)
+        return x->number < y->number ? -1 : 1;
+    return x->scope < y->scope ? -1 : x->scope > y->scope;
+}
+
+uint32_t w15_timeline_gpu_zone(const w15_timeline_t *tl, uint32_t zone)
+{
+    if (!zone || zone > tl->nzones || !tl->zone_name[zone - 1])
+        return 0;
+    const char *zn = tl->zone_name[zone - 1];
+    size_t n = strlen(zn);
+    uint32_t any = 0;
+    for (uint32_t z = 1; z <= tl->nzones; z++) {
+        const char *g = tl->zone_name[z - 1];
+        if (z == zone || !g || strncmp(g, zn, n) != 0 || strcmp(g + n, " GPU") != 0)
+            continue;
+        if (tl->zone_type && tl->zone_type[z - 1] && strcmp(tl->zone_type[z - 1], "native_gpu") == 0)
+            return z;
+        if (!any)
+            any = z;
+    }
+    return any;
+}
+
+/* GPU time of every frame: the closed GPU_FRAME scopes of the frame zone's
+ * companion GPU zone, joined by frame number (the last scope of a number
+ * wins).  Returns 0, or -1 when out of memory. */
+static int gpu_times(w15_timeline_t *tl)
+{
+    size_t ng = 0;
+    for (size_t i = 0; i < tl->nscopes; i++)
+        ng += tl->scopes[i].kind == W15_SCOPE_GPU_FRAME && tl->scopes[i].closed;
+    if (!ng || !tl->nframes)
+        return 0;
+    gfr_t *g = malloc(ng * sizeof *g);
+    uint8_t *seen = calloc((size_t)tl->nzones + 1, 1);
+    if (!g || !seen) {
+        free(g);
+        free(seen);
+        return -1;
+    }
+    for (size_t k0 = 0; k0 < tl->nframes; k0++) {
+        uint32_t z = tl->frames[k0].zone;
+        if (z > tl->nzones || seen[z])
+            continue;
+        seen[z] = 1;
+        uint32_t gz = w15_timeline_gpu_zone(tl, z);
+        if (!gz)
+            continue;
+        size_t n = 0;
+        for (size_t i = 0; i < tl->nscopes; i++) {
+            const w15_scope_t *s = &tl->scopes[i];
+            if (s->zone == gz && s->kind == W15_SCOPE_GPU_FRAME && s->closed)
+                g[n++] = (gfr_t){(uint32_t)s->frame, i};
+        }
+        sort(g, n, sizeof *g, cmp_gfr);
+        for (size_t k = k0; k < tl->nframes && n; k++) {
+            w15_frame_t *fr = &tl->frames[k];
+            if (fr->zone != z)
+                continue;
+            /* the last entry with this number */
+            size_t a = 0, b = n;
+            while (a < b) {
+                size_t m = (a + b) / 2;
+                if (g[m].number <= fr->number)
+                    a = m + 1;
+                else
+                    b = m;
+            }
+            if (!a || g[a - 1].number != fr->number)
+                continue;
+            const w15_scope_t *s = &tl->scopes[g[a - 1].scope];
+            fr->gpu_us = (int64_t)(s->t1 - s->t0);
+            fr->gpu_t0 = s->t0;
+            fr->gpu_t1 = s->t1;
+        }
+    }
+    free(g);
+    free(seen);
+    return 0;
 }
 
 /* The timeline of files[0..n) one after the other, file i's times shifted
@@ -202,6 +304,7 @@ static int build(const w15_wtf_file_t *const *files, const int64_t *off, size_t 
                 s->depth = (uint32_t)st[z].n;
                 s->t0 = s->t1 = t;
                 s->call = -1;
+                s->frame = -1;
                 s->ev = gi;
                 if (strcmp(nm, W15_WTF_EV_SCOPE_ENTER) == 0) {
                     s->name = w15_wtf_arg_str(e, 0) ? w15_wtf_arg_str(e, 0) : "unnamed.scope";
@@ -210,6 +313,10 @@ static int build(const w15_wtf_file_t *const *files, const int64_t *off, size_t 
                     s->name = nm;
                     s->kind = W15_SCOPE_CALL;
                     s->call = e->args[0].v.u;
+                } else if (is_gpu_frame_def(d)) {
+                    s->name = nm;
+                    s->kind = W15_SCOPE_GPU_FRAME;
+                    s->frame = e->args[0].v.u;
                 } else {
                     s->name = nm;
                     s->kind = W15_SCOPE_GROUP;
@@ -253,7 +360,8 @@ static int build(const w15_wtf_file_t *const *files, const int64_t *off, size_t 
         if (have0 && have1) {
             if (grow((void **)&tl->frames, &frcap, tl->nframes + 1, sizeof *tl->frames))
                 goto out;
-            tl->frames[tl->nframes++] = (w15_frame_t){fev[i].number, fev[i].zone, t0, t1 >= t0 ? t1 : t0, 0, e0, e1};
+            tl->frames[tl->nframes++] =
+                (w15_frame_t){fev[i].number, fev[i].zone, t0, t1 >= t0 ? t1 : t0, 0, e0, e1, -1, 0, 0};
         }
         i = j;
     }
@@ -299,6 +407,8 @@ static int build(const w15_wtf_file_t *const *files, const int64_t *off, size_t 
         }
         free(ix);
     }
+    if (gpu_times(tl) != 0)
+        goto out;
     rc = 0;
 out:
     for (uint32_t z = 0; z < stcap; z++)
@@ -333,6 +443,7 @@ void w15_timeline_free(w15_timeline_t *tl)
     free(tl->frames);
     free(tl->instants);
     free(tl->zone_name);
+    free(tl->zone_type);
     memset(tl, 0, sizeof *tl);
 }
 
@@ -376,6 +487,40 @@ static int cmp_fn(const void *a, const void *b)
     if (x->total_us != y->total_us)
         return x->total_us > y->total_us ? -1 : 1;
     return strcmp(x->name, y->name);
+}
+
+/* The GPU fields of st, over st->frames (docs/WTF.md "GPU time in the
+ * tools").  Returns 0, or -1 when out of memory. */
+static int gpu_stats(const w15_timeline_t *tl, w15_frame_stats_t *st)
+{
+    st->gpu_zone = w15_timeline_gpu_zone(tl, st->zone);
+    if (!st->gpu_zone)
+        return 0;
+    for (size_t i = 0; i < tl->nscopes; i++)
+        st->gpu_scopes += tl->scopes[i].zone == st->gpu_zone && tl->scopes[i].kind == W15_SCOPE_GPU_FRAME &&
+                          tl->scopes[i].closed;
+    double *d = malloc((st->n ? st->n : 1) * sizeof *d), sum = 0;
+    if (!d)
+        return -1;
+    size_t n = 0;
+    for (size_t i = 0; i < st->n; i++)
+        if (st->frames[i]->gpu_us >= 0) {
+            d[n] = (double)st->frames[i]->gpu_us / 1000.0;
+            sum += d[n++];
+        }
+    st->gpu_n = n;
+    if (n) {
+        sort(d, n, sizeof *d, cmp_dbl);
+        st->gpu_mean_ms = sum / (double)n;
+        st->gpu_median_ms = n % 2 ? d[n / 2] : (d[n / 2 - 1] + d[n / 2]) / 2.0;
+        st->gpu_p90_ms = w15_percentile(d, n, 90);
+        st->gpu_p95_ms = w15_percentile(d, n, 95);
+        st->gpu_p99_ms = w15_percentile(d, n, 99);
+        st->gpu_max_ms = d[n - 1];
+        st->gpu_min_ms = d[0];
+    }
+    free(d);
+    return 0;
 }
 
 int w15_frame_stats(const w15_timeline_t *tl, uint32_t zone, w15_frame_stats_t *st)
@@ -446,6 +591,10 @@ int w15_frame_stats_skip(const w15_timeline_t *tl, uint32_t zone, size_t skip, w
         st->span_ms = (st->frames[n - 1]->t1 - st->frames[0]->t0) / 1000.0;
     }
     free(d);
+    if (gpu_stats(tl, st) != 0) {
+        w15_frame_stats_free(st);
+        return -1;
+    }
     /* per GL function, over every zone */
     size_t nc = 0;
     for (size_t i = 0; i < tl->nscopes; i++)

@@ -11,7 +11,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef enum { W15_SCOPE_CALL, W15_SCOPE_GROUP } w15_scope_kind_t;
+/* CALL: a scope event with the one argument "uint32 call" (a GL call);
+ * GPU_FRAME: a W15_WTF_GPU_FRAME_EVENT scope ("wip15.gpuFrame", one argument
+ * "uint32 frame": the GPU time of a frame, docs/WTF.md "GPU time in the
+ * tools"); GROUP: any other scope (debug groups, wtf.scope#enter). */
+typedef enum { W15_SCOPE_CALL, W15_SCOPE_GROUP, W15_SCOPE_GPU_FRAME } w15_scope_kind_t;
 
 typedef struct w15_scope {
     const char *name;
@@ -26,6 +30,7 @@ typedef struct w15_scope {
     uint64_t child_us;    /* time covered by direct children */
     size_t ev;            /* index of the entering event in file->events (for a
                            * capture: in the files' events one after the other) */
+    int64_t frame;        /* GPU_FRAME: the frame argument; else -1 */
 } w15_scope_t;
 
 typedef struct w15_frame {
@@ -34,6 +39,11 @@ typedef struct w15_frame {
     uint32_t ncalls;      /* call scopes of the zone entered between the frame's
                            * start and end events (file order) */
     size_t e0, e1;        /* indices of the start and end events (as ev) */
+    int64_t gpu_us;       /* GPU time of the frame: the duration of the closed
+                           * GPU_FRAME scope with this frame number in the
+                           * zone's companion GPU zone (w15_timeline_gpu_zone;
+                           * the last one if several); -1: none */
+    uint64_t gpu_t0, gpu_t1; /* that scope's enter and leave (us); 0 if none */
 } w15_frame_t;
 
 typedef struct w15_instant {
@@ -53,12 +63,20 @@ typedef struct w15_timeline {
     const char **zone_name;  /* nzones: name of zone z at [z - 1] (NULL: none);
                               * strings owned by the file(s) */
     uint32_t nzones;
+    const char **zone_type;  /* nzones: type of zone z at [z - 1] ("script",
+                              * "native_gpu", ...; NULL: none), as zone_name */
 } w15_timeline_t;
 
 /* Build the timeline of one file.  Zone numbers are the file's.  `f` must
  * outlive `tl`.  Returns 0, or -1 when out of memory. */
 int w15_timeline_build(const w15_wtf_file_t *f, w15_timeline_t *tl);
 void w15_timeline_free(w15_timeline_t *tl);
+
+/* The companion GPU zone of zone `zone` (docs/WTF.md "GPU time in the
+ * tools"): the zone named "<zone's name> GPU" (a space, then GPU), the first
+ * of type "native_gpu" if several have that name, else the first.  Returns
+ * its zone number, or 0 when there is none (or `zone` has no name). */
+uint32_t w15_timeline_gpu_zone(const w15_timeline_t *tl, uint32_t zone);
 
 /* ---------------------------------------------------- rotated captures --
  *
@@ -135,14 +153,21 @@ typedef struct w15_frame_stats {
     w15_fn_stat_t *fns;   /* per call-scope name, by total_us descending */
     size_t nfns;
     uint64_t calls;
+    /* GPU time (docs/WTF.md "GPU time in the tools"), over frames[0..n)
+     * that have it (w15_frame_t.gpu_us >= 0); same definitions as above: */
+    uint32_t gpu_zone;    /* the zone's companion GPU zone, 0: none */
+    size_t gpu_scopes;    /* closed GPU_FRAME scopes in gpu_zone (whole capture,
+                           * whatever --skip) */
+    size_t gpu_n;         /* frames of frames[0..n) with GPU time */
+    double gpu_mean_ms, gpu_median_ms, gpu_p90_ms, gpu_p95_ms, gpu_p99_ms, gpu_max_ms, gpu_min_ms;
 } w15_frame_stats_t;
 
 /* Frame statistics over the frames of `zone` (0: the zone with the most
  * frames).  Returns 0, or -1 when out of memory. */
 int w15_frame_stats(const w15_timeline_t *tl, uint32_t zone, w15_frame_stats_t *st);
 /* Same, leaving the zone's first `skip` frames (in time order) out of the
- * frame statistics (warm-up: frame 0 holds the start-up work); the
- * per-function table still covers the whole file. */
+ * frame statistics and the GPU statistics (warm-up: frame 0 holds the
+ * start-up work); the per-function table still covers the whole file. */
 int w15_frame_stats_skip(const w15_timeline_t *tl, uint32_t zone, size_t skip, w15_frame_stats_t *st);
 void w15_frame_stats_free(w15_frame_stats_t *st);
 

@@ -444,6 +444,14 @@ int main(int argc, char **argv)
     }
     g_wip15 = argv[1];
     g_dir = argv[2];
+    char parent[4096];
+    snprintf(parent, sizeof parent, "%s", g_dir);
+    for (char *q = parent + 1; *q; q++) /* mkdir -p: the test may run alone in a fresh tree */
+        if (*q == '/') {
+            *q = 0;
+            mkdir(parent, 0755);
+            *q = '/';
+        }
     mkdir(g_dir, 0755);
     const char *stems[] = {"rot", "cut", "hdr", "gap"};
     for (size_t s = 0; s < sizeof stems / sizeof stems[0]; s++)
