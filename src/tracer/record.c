@@ -722,6 +722,8 @@ void w15_declare_slow(uint32_t id)
         db->committed = db->len;
         uint64_t info = fast_info(f) | (first_output(f) + 1) | (uint64_t)f->nparams << 16 |
                         (uint64_t)f->first_param << 32;
+        if (w15_timing_on)
+            w15_timing_declare(id, f->flags); /* its WTF event, before any record */
         atomic_store_explicit(&w15_declared[id], info, memory_order_release);
         /* the generated fast path (record.h): the generator chose which
          * functions have one; here only what is known at run time */

@@ -180,6 +180,10 @@ void w15_timing_post(w15_thread_t *t, w15_callctx_t *c, uint16_t flags);
 /* After a successful MakeCurrent of `ctx` (non-NULL) on t: the first time a
  * context is seen, record its GL_RENDERER/VENDOR/VERSION as WTF metadata. */
 void w15_timing_context(w15_thread_t *t, void *ctx);
+/* Function `id` (flags) is being declared: define its WTF call-scope event
+ * now when the level gives it one, so that the output thread, and a crash
+ * handler (which must not allocate), find it defined. */
+void w15_timing_declare(uint32_t id, uint16_t flags);
 /* Before a MakeCurrent on t (the old context still current): collect the
  * GPU times that are ready and delete the timer queries of that context. */
 void w15_timing_gpu_release(w15_thread_t *t);

@@ -207,6 +207,14 @@ static const char *str_arg(uint32_t id, const w15_slot_t *args, size_t *len)
 static void gpu_frame_end(w15_thread_t *t);
 static void gpu_frame_start(w15_thread_t *t);
 
+void w15_timing_declare(uint32_t id, uint16_t flags)
+{
+    w15_wtf_t *w = __atomic_load_n(&wtf, __ATOMIC_ACQUIRE);
+    int lvl = w15_cfg.timing;
+    if (w && (lvl == W15_TIMING_ALL || (lvl == W15_TIMING_DRAWS && (flags & W15_FN_DRAWS_MASK))))
+        w15_wtf_call_event(w, id, w15_str(w15_funcs[id].name));
+}
+
 #define SCOPE_OPEN (1u << 16) /* c->state: a call record is open at t->tm[tm_len] */
 
 void w15_timing_pre(w15_thread_t *t, w15_callctx_t *c, uint32_t id, uint16_t flags, const w15_slot_t *args)
@@ -386,6 +394,8 @@ static int gpu_setup(gpu_t *g)
     g->head = g->tail = 0;
     g->open = 0;
     gpu_sync(g);
+    /* defined now: a crash handler converting GPU records cannot define it */
+    w15_wtf_gpu_frame_event(__atomic_load_n(&wtf, __ATOMIC_ACQUIRE));
     return 1;
 }
 
@@ -643,6 +653,7 @@ void w15_timing_feed(void *zone, const w15_tmrec_t *tm, uint32_t n, int retire)
 }
 void w15_timing_thread_start(w15_thread_t *t) { (void)t; }
 void w15_timing_gpu_release(w15_thread_t *t) { (void)t; }
+void w15_timing_declare(uint32_t id, uint16_t flags) { (void)id; (void)flags; }
 void w15_timing_stop(void) {}
 void w15_timing_crash_begin(void) {}
 void w15_timing_crash(void) {}
