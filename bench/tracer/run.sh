@@ -4,9 +4,13 @@
 # under apitrace, interleaved, REPS times (default 5); prints medians.
 #   bench_calls   ns per call (overhead = traced - native), trace size, peak RSS
 #   bench_upload  MB/s of glBufferSubData (64 KiB blocks), trace size, peak RSS
-#   glmark2       score (off-screen, a few scenes, under Xvfb) if available
+#   glmark2       score (off-screen, a few scenes, under Xvfb) if available;
+#                 wip15 with and without per-frame GPU time (WIP15_GPU)
 # bench_calls also runs under wip15 at the other timing levels (timing_off,
 # timing_draws, timing_all; LEVELS="" to skip; "wip15" is level frames).
+# thread_cpu_ns: the calling thread's CPU time per call; process_cpu_ns:
+# every thread's (the tracer's output thread converts and writes on the
+# other core).
 # Environment: CALLS_ITERS (default 1000000: 4 calls each), UPLOAD_BLOCKS
 # (default 4096 = 256 MiB), GLMARK=0 to skip glmark2, XDISPLAY (default :38).
 set -u
@@ -43,7 +47,8 @@ run_cfg() {
     esac
     size=$(cat "$tmp"/t.wip15 "$tmp"/t.trace 2>/dev/null | wc -c)
     cpu=$(echo "$out" | field thread_cpu_ns_per_call)
-    echo "$(echo "$out" | field "$key") $(echo "$out" | field rss_kb) $size ${cpu:--}" >> "$tmp/$cfg.txt"
+    pcpu=$(echo "$out" | field process_cpu_ns_per_call)
+    echo "$(echo "$out" | field "$key") $(echo "$out" | field rss_kb) $size ${cpu:--} ${pcpu:--}" >> "$tmp/$cfg.txt"
 }
 
 bench() {
@@ -61,7 +66,7 @@ bench() {
     nat=$(cut -d' ' -f1 "$tmp/native.txt" | median)
     natc=$(cut -d' ' -f4 "$tmp/native.txt" | median)
     printf '%-16s %-16s %12s %12s %14s %10s %s\n' "$name" config "$key" "overhead" "trace_bytes" "rss_kb" \
-        "$([ "$key" = ns_per_call ] && echo 'thread_cpu_ns (overhead)')"
+        "$([ "$key" = ns_per_call ] && echo 'thread_cpu_ns (overhead)  process_cpu_ns')"
     for c in $cfgs; do
         v=$(cut -d' ' -f1 "$tmp/$c.txt" | median)
         r=$(cut -d' ' -f2 "$tmp/$c.txt" | median)
@@ -74,7 +79,8 @@ bench() {
         extra=
         if [ "$key" = ns_per_call ]; then
             cc=$(cut -d' ' -f4 "$tmp/$c.txt" | median)
-            extra="$cc ($(awk -v a="$cc" -v b="$natc" 'BEGIN{printf "%+.1f", a-b}'))"
+            pc=$(cut -d' ' -f5 "$tmp/$c.txt" | median)
+            extra="$cc ($(awk -v a="$cc" -v b="$natc" 'BEGIN{printf "%+.1f", a-b}'))  $pc"
         fi
         printf '%-16s %-16s %12s %12s %14s %10s %s\n' "" "$c" "$v" "$o" "$s" "$r" "$extra"
     done
@@ -97,6 +103,10 @@ if [ "${GLMARK:-1}" != 0 ] && command -v glmark2 > /dev/null 2>&1 && command -v 
         DISPLAY=$disp WIP15_QUIET=1 WIP15_OUTPUT=$tmp/gm.wip15 LD_PRELOAD=$lib glmark2 --off-screen $scenes 2>/dev/null |
             sed -n 's/.*Score: \([0-9]*\).*/\1/p' >> "$tmp/gm.wip15.txt"
         gsz_w=$(wc -c < "$tmp/gm.wip15"); rm -f "$tmp"/gm.wip15 "$tmp"/gm.wtf-trace
+        # the default, without per-frame GPU time (WIP15_GPU=off)
+        DISPLAY=$disp WIP15_QUIET=1 WIP15_GPU=off WIP15_OUTPUT=$tmp/gm.wip15 LD_PRELOAD=$lib glmark2 --off-screen $scenes 2>/dev/null |
+            sed -n 's/.*Score: \([0-9]*\).*/\1/p' >> "$tmp/gm.nogpu.txt"
+        rm -f "$tmp"/gm.wip15 "$tmp"/gm.wtf-trace
         if [ $have_apitrace = 1 ]; then
             DISPLAY=$disp apitrace trace -o "$tmp/gm.trace" glmark2 --off-screen $scenes 2>/dev/null |
                 sed -n 's/.*Score: \([0-9]*\).*/\1/p' >> "$tmp/gm.apitrace"
@@ -109,6 +119,8 @@ if [ "${GLMARK:-1}" != 0 ] && command -v glmark2 > /dev/null 2>&1 && command -v 
     printf '%-16s %-16s %12s %12s %14s\n' glmark2 config score "of native" "trace_bytes"
     printf '%-16s %-16s %12s %12s\n' "" native "$n" "100%"
     printf '%-16s %-16s %12s %12s %14s\n' "" wip15 "$w" "$(awk -v a="$w" -v b="$n" 'BEGIN{printf "%.1f%%", 100*a/b}')" "${gsz_w:-}"
+    g=$(median < "$tmp/gm.nogpu.txt")
+    printf '%-16s %-16s %12s %12s\n' "" wip15_gpu_off "$g" "$(awk -v a="$g" -v b="$n" 'BEGIN{printf "%.1f%%", 100*a/b}')"
     if [ $have_apitrace = 1 ]; then
         a=$(median < "$tmp/gm.apitrace")
         printf '%-16s %-16s %12s %12s %14s\n' "" apitrace "$a" "$(awk -v a="$a" -v b="$n" 'BEGIN{printf "%.1f%%", 100*a/b}')" "${gsz_a:-}"

@@ -797,8 +797,13 @@ static __attribute__((noinline)) void pre_general(w15_thread_t *t, w15_callctx_t
     const w15_func_sig_t *f = &w15_funcs[id];
     uint16_t flags = f->flags;
     uint32_t slow = (flags & (W15_FN_FRAME_END | W15_FN_MAKE_CURRENT)) ? ST_SLOW : 0;
-    if (W15_UNLIKELY(flags & W15_FN_MAKE_CURRENT) && t->gpu)
-        w15_timing_gpu_release(t); /* while the old context is current */
+    if (W15_UNLIKELY(flags & W15_FN_MAKE_CURRENT) && t->gpu) {
+        /* another context (the last parameter, as in post_slow): end the
+         * GPU timing of the old one while it is still current */
+        const w15_func_sig_t *mf = &w15_funcs[id];
+        if (!mf->nparams || args[mf->nparams - 1].p != t->context)
+            w15_timing_gpu_release(t);
+    }
     if (W15_UNLIKELY(!atomic_load_explicit(&w15_recording, memory_order_relaxed))) {
         c->state = slow;
         return;

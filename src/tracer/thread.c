@@ -169,6 +169,7 @@ static void thread_exit(void *p)
     }
     w15_buf_free(&t->buf);
     free(t->tm);
+    free(t->gpu);
     free(t);
     errno = e;
 }

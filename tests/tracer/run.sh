@@ -229,6 +229,24 @@ assert z["scopes"].get("glClear") == 3, z["scopes"]
 assert z["scopes"].get("eglSwapBuffers") == 3, z["scopes"]
 EOF
     ;;
+gpuswitch)
+    # GPU time with two contexts in turn, each made current again every
+    # frame: no GL error for the program, GPU frames only while a context
+    # stays current (8 swaps each), numbered like the thread's frames
+    WIP15_TIMING=frames WIP15_OUTPUT=app.wip15 run "$tapp" gpuswitch > out.txt 2> err.txt || fail "tapp failed: $(cat err.txt)"
+    grep -q "tapp: done" out.txt || fail "app output changed"
+    wtf_loads app.wtf-trace
+    python3 - wtf.json <<'EOF' || fail "unexpected WTF content: $(cat wtf.json)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+zs = [z for z in d["zones"] if z["type"] == "script"]
+gz = [z for z in d["zones"] if z["type"] == "native_gpu"]
+assert d["ok"] and len(zs) == 1 and zs[0]["frames"] == 24, d
+assert len(gz) == 1 and gz[0]["name"] == zs[0]["name"] + " GPU", gz
+n = gz[0]["scopes"].get("wip15.gpuFrame", 0)
+assert 1 <= n <= 21, n  # at most 7 per context stint (its first frame has no start)
+EOF
+    ;;
 cmdtrace)
     # `wip15 trace`: options -> environment, exit status, where the trace went
     [ -x "${W15_WIP15:-}" ] || { echo "SKIP: no wip15 command"; exit 77; }

@@ -11,6 +11,9 @@
  *   tapp idle        a thread makes 100 calls and sleeps; main sleeps
  *   tapp busyexit    a thread calls GL without pause; main exits meanwhile
  *   tapp pixels      GLES3 pixel transfers under various pixel-store states
+ *   tapp gpuswitch   GLES3, two contexts in turn, each made current every
+ *                    frame; exits 1 on any GL error (the tracer's GPU timer
+ *                    queries must not raise one)
  * Prints "tapp: done" (stdout) on success paths. */
 #define _GNU_SOURCE
 #include <EGL/egl.h>
@@ -187,7 +190,7 @@ static void on_segv_recover(int sig)
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "basic";
-    if (!strcmp(mode, "pixels"))
+    if (!strcmp(mode, "pixels") || !strcmp(mode, "gpuswitch"))
         es_version = 3;
     egl_init();
     if (!strcmp(mode, "threads")) {
@@ -226,6 +229,34 @@ int main(int argc, char **argv)
     EGLSurface s = make_current(&ctx);
     if (!strcmp(mode, "pixels")) {
         pixel_calls();
+        printf("tapp: done\n");
+        return 0;
+    }
+    if (!strcmp(mode, "gpuswitch")) {
+        /* two contexts on this thread: 8 frames in one, 8 in the other,
+         * 8 in the first again, each frame made current again (as toolkits
+         * do); the tracer's GPU timer queries must raise no GL error and
+         * never leak into the other context */
+        EGLContext c2;
+        EGLSurface s2 = make_current(&c2);
+        for (int round = 0; round < 3; round++) {
+            EGLContext c = round == 1 ? c2 : ctx;
+            EGLSurface sf = round == 1 ? s2 : s;
+            for (int f = 0; f < 8; f++) {
+                CHECK(eglMakeCurrent(dpy, sf, sf, c), "eglMakeCurrent");
+                glClearColor(0.1f * (float)f, 0.2f, 0.3f, 1.0f);
+                glClear(GL_COLOR_BUFFER_BIT);
+                eglSwapBuffers(dpy, sf);
+            }
+            GLuint q = 0;
+            glGenQueries(1, &q);
+            glDeleteQueries(1, &q);
+            GLenum err = glGetError();
+            if (err != GL_NO_ERROR || !q) {
+                fprintf(stderr, "tapp: GL error 0x%x in round %d (query %u)\n", err, round, q);
+                return 1;
+            }
+        }
         printf("tapp: done\n");
         return 0;
     }

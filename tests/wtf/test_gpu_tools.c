@@ -22,31 +22,10 @@
  * when everything holds. */
 #define _GNU_SOURCE
 #include "clock.h"
+#include "tooltest.h"
 #include "wtf_emitter.h"
 
-#include <fcntl.h>
-#include <json-c/json.h>
 #include <math.h>
-#include <stdarg.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-static int failures;
-#define CHECK(c, ...)                                                                                                  \
-    do {                                                                                                               \
-        if (!(c)) {                                                                                                    \
-            fprintf(stderr, "FAIL (line %d): ", __LINE__);                                                             \
-            fprintf(stderr, __VA_ARGS__);                                                                              \
-            fputc('\n', stderr);                                                                                       \
-            if (++failures > 40)                                                                                       \
-                exit(1);                                                                                               \
-        }                                                                                                              \
-    } while (0)
 
 /* ------------------------------------------------------------ schedule -- */
 
@@ -138,144 +117,22 @@ static int write_capture(const char *out, uint64_t period_ns, int kind)
     return 0;
 }
 
-/* ------------------------------------------------------------- running -- */
-
-typedef struct {
-    int status;
-    char *out, *err;
-} result_t;
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return strdup("");
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *p = malloc((size_t)len + 1);
-    size_t got = p ? fread(p, 1, (size_t)len, f) : 0;
-    fclose(f);
-    if (!p)
-        return strdup("");
-    p[got] = 0;
-    return p;
-}
-
-static const char *g_wip15, *g_dir;
-
-/* Run wip15 with the NULL-terminated arguments; stdout and stderr caught. */
-static result_t run(const char *arg0, ...)
-{
-    const char *argv[16];
-    int n = 0;
-    argv[n++] = g_wip15;
-    va_list ap;
-    va_start(ap, arg0);
-    for (const char *x = arg0; x && n < 15; x = va_arg(ap, const char *))
-        argv[n++] = x;
-    va_end(ap);
-    argv[n] = NULL;
-    char o[4096], e[4096];
-    snprintf(o, sizeof o, "%s/run.out", g_dir);
-    snprintf(e, sizeof e, "%s/run.err", g_dir);
-    result_t r = {-1, NULL, NULL};
-    pid_t pid = fork();
-    if (pid == 0) {
-        int fo = open(o, O_WRONLY | O_CREAT | O_TRUNC, 0644), fe = open(e, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (fo < 0 || fe < 0)
-            _exit(127);
-        dup2(fo, 1);
-        dup2(fe, 2);
-        execv(g_wip15, (char *const *)argv);
-        _exit(127);
-    }
-    int st;
-    if (pid > 0 && waitpid(pid, &st, 0) == pid)
-        r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-    r.out = slurp(o);
-    r.err = slurp(e);
-    return r;
-}
-
-static void result_free(result_t *r)
-{
-    free(r->out);
-    free(r->err);
-}
-
-static char *path_of(const char *name)
-{
-    char *p = NULL;
-    CHECK(asprintf(&p, "%s/%s", g_dir, name) > 0, "asprintf");
-    return p;
-}
-
 /* -------------------------------------------------------- expectations -- */
-
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-typedef struct {
-    int n;
-    double mean, median, p90, p95, p99, max, min;
-} stats_t;
-
-/* nearest rank: the k-th smallest with k = ceil(p/100 n) */
-static double rank(const int64_t *sorted, int n, int p)
-{
-    int k = (n * p + 99) / 100; /* ceil without floating point */
-    return (double)sorted[k < 1 ? 0 : k - 1] / 1000.0;
-}
 
 /* GPU statistics over frames [first, NFR) */
 static stats_t expect_gpu(int first)
 {
-    int64_t d[NFR], sum = 0;
+    int64_t d[NFR];
     int n = 0;
     for (int i = first; i < NFR; i++)
-        if (gpu_dur(i) >= 0) {
-            d[n] = gpu_dur(i);
-            sum += d[n++];
-        }
-    qsort(d, (size_t)n, sizeof d[0], cmp_i64);
-    stats_t s = {n, 0, 0, 0, 0, 0, 0, 0};
-    if (!n)
-        return s;
-    s.mean = (double)sum / n / 1000.0;
-    s.median = (n % 2 ? (double)d[n / 2] : (d[n / 2 - 1] + d[n / 2]) / 2.0) / 1000.0;
-    s.p90 = rank(d, n, 90);
-    s.p95 = rank(d, n, 95);
-    s.p99 = rank(d, n, 99);
-    s.max = (double)d[n - 1] / 1000.0;
-    s.min = (double)d[0] / 1000.0;
-    return s;
-}
-
-static json_object *get(json_object *o, const char *k)
-{
-    json_object *v = NULL;
-    return o && json_object_object_get_ex(o, k, &v) ? v : NULL;
-}
-
-static double num(json_object *o, const char *k)
-{
-    return json_object_get_double(get(o, k));
+        if (gpu_dur(i) >= 0)
+            d[n++] = gpu_dur(i);
+    return expect_stats_of(d, n);
 }
 
 static int near(double a, double b, double tol)
 {
     return fabs(a - b) <= tol;
-}
-
-static json_object *parse(const result_t *r, const char *what)
-{
-    json_object *j = json_tokener_parse(r->out);
-    CHECK(j && r->status == 0, "%s: exit %d, stdout not JSON: %.200s %s", what, r->status, r->out, r->err);
-    return j;
 }
 
 /* The text report: the "gpu time:" line (parsed back), the worst frames
@@ -500,20 +357,6 @@ static void check_chrome(const char *path)
     json_object_put(root);
 }
 
-/* mkdir -p */
-static void mkdirs(const char *dir)
-{
-    char p[4096];
-    snprintf(p, sizeof p, "%s", dir);
-    for (char *s = p + 1; *s; s++)
-        if (*s == '/') {
-            *s = 0;
-            mkdir(p, 0755);
-            *s = '/';
-        }
-    mkdir(p, 0755);
-}
-
 /* A report without its "file:" line. */
 static const char *body(const char *out)
 {
@@ -551,9 +394,7 @@ int main(int argc, char **argv)
     char *gpu = path_of("gpu.wtf-trace"), *one = path_of("one.wtf-trace"), *empty = path_of("empty.wtf-trace"),
          *nogpu = path_of("plain.wtf-trace"), *g1 = path_of("gpu.1.wtf-trace"), *g4 = path_of("gpu.4.wtf-trace");
     for (int g = 1; g < 8; g++) {
-        char nm[64];
-        snprintf(nm, sizeof nm, "gpu.%d.wtf-trace", g);
-        char *p = path_of(nm);
+        char *p = path_of("gpu.%d.wtf-trace", g);
         unlink(p);
         free(p);
     }
@@ -598,7 +439,7 @@ int main(int argc, char **argv)
     /* SVG: a second series with a legend */
     char *svg = path_of("gpu.svg");
     r = run("frames", "--svg", svg, gpu, NULL);
-    char *s = slurp(svg);
+    char *s = slurp(svg, NULL);
     CHECK(r.status == 0 && strstr(s, "stroke=\"#ff7f0e\"") && strstr(s, "GPU time: median"), "frames --svg: no GPU series");
     free(s);
     result_free(&r);
@@ -621,7 +462,7 @@ int main(int argc, char **argv)
     r = run("wtf-json", oj, ot, NULL);
     CHECK(r.status == 0, "wtf-json back: exit %d %s", r.status, r.err);
     result_free(&r);
-    char *js = slurp(oj);
+    char *js = slurp(oj, NULL);
     CHECK(strstr(js, "\"21:main GPU\",\"native_gpu\"") && strstr(js, "\"signature\":\"wip15.gpuFrame(uint32 frame)\""),
           "wtf-json: the GPU zone or the gpuFrame definition is missing");
     free(js);

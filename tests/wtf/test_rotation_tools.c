@@ -15,33 +15,13 @@
  * generation deleted, and a generation 1 cut inside its last chunk and
  * inside its header.  Exit 0 when everything holds. */
 #define _GNU_SOURCE
+#define TOOLTEST_MAX_FAILURES 30
 #include "clock.h"
+#include "tooltest.h"
 #include "wtf_emitter.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <json-c/json.h>
 #include <math.h>
-#include <stdarg.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-static int failures;
-#define CHECK(c, ...)                                                                                                  \
-    do {                                                                                                               \
-        if (!(c)) {                                                                                                    \
-            fprintf(stderr, "FAIL (line %d): ", __LINE__);                                                             \
-            fprintf(stderr, __VA_ARGS__);                                                                              \
-            fputc('\n', stderr);                                                                                       \
-            if (++failures > 30)                                                                                       \
-                exit(1);                                                                                               \
-        }                                                                                                              \
-    } while (0)
 
 /* ------------------------------------------------------------ schedule -- */
 
@@ -136,80 +116,10 @@ static int write_capture(const char *out)
 
 /* ------------------------------------------------------------- running -- */
 
-typedef struct {
-    int status;
-    char *out, *err;
-} result_t;
-
-static char *slurp(const char *path, size_t *n)
+/* OUTDIR/STEM.wtf-trace, or its generation g: OUTDIR/STEM.G.wtf-trace */
+static char *gen_path(const char *stem, int g)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return strdup("");
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *p = malloc((size_t)len + 1);
-    size_t got = p ? fread(p, 1, (size_t)len, f) : 0;
-    fclose(f);
-    if (!p)
-        return strdup("");
-    p[got] = 0;
-    if (n)
-        *n = got;
-    return p;
-}
-
-static const char *g_wip15, *g_dir;
-
-/* Run wip15 with the NULL-terminated arguments; stdout and stderr caught. */
-static result_t run(const char *arg0, ...)
-{
-    const char *argv[16];
-    int n = 0;
-    argv[n++] = g_wip15;
-    va_list ap;
-    va_start(ap, arg0);
-    for (const char *a = arg0; a && n < 15; a = va_arg(ap, const char *))
-        argv[n++] = a;
-    va_end(ap);
-    argv[n] = NULL;
-    char o[4096], e[4096];
-    snprintf(o, sizeof o, "%s/run.out", g_dir);
-    snprintf(e, sizeof e, "%s/run.err", g_dir);
-    result_t r = {-1, NULL, NULL};
-    pid_t pid = fork();
-    if (pid == 0) {
-        int fo = open(o, O_WRONLY | O_CREAT | O_TRUNC, 0644), fe = open(e, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (fo < 0 || fe < 0)
-            _exit(127);
-        dup2(fo, 1);
-        dup2(fe, 2);
-        execv(g_wip15, (char *const *)argv);
-        _exit(127);
-    }
-    int st;
-    if (pid > 0 && waitpid(pid, &st, 0) == pid)
-        r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-    r.out = slurp(o, NULL);
-    r.err = slurp(e, NULL);
-    return r;
-}
-
-static void result_free(result_t *r)
-{
-    free(r->out);
-    free(r->err);
-}
-
-static char *path_of(const char *stem, int g)
-{
-    char *p = NULL;
-    if (g)
-        CHECK(asprintf(&p, "%s/%s.%d.wtf-trace", g_dir, stem, g) > 0, "asprintf");
-    else
-        CHECK(asprintf(&p, "%s/%s.wtf-trace", g_dir, stem) > 0, "asprintf");
-    return p;
+    return g ? path_of("%s.%d.wtf-trace", stem, g) : path_of("%s.wtf-trace", stem);
 }
 
 static void copy_file(const char *from, const char *to)
@@ -229,55 +139,14 @@ static long file_size(const char *p)
 
 /* -------------------------------------------------------- expectations -- */
 
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-typedef struct {
-    double mean, median, p90, p95, p99, max, min, low1, low01;
-} stats_t;
-
 /* Nearest rank over durations (us) of frames [first, last]. */
 static stats_t expect_stats(int first, int last)
 {
     int n = last - first + 1;
-    int64_t d[NFR], sum = 0;
-    for (int i = 0; i < n; i++) {
+    int64_t d[NFR];
+    for (int i = 0; i < n; i++)
         d[i] = fr[first + i].end - fr[first + i].start;
-        sum += d[i];
-    }
-    qsort(d, (size_t)n, sizeof d[0], cmp_i64);
-    stats_t s;
-    s.mean = (double)sum / n / 1000.0;
-    s.median = (n % 2 ? (double)d[n / 2] : (d[n / 2 - 1] + d[n / 2]) / 2.0) / 1000.0;
-    int r90 = (int)ceil(0.90 * n), r95 = (int)ceil(0.95 * n), r99 = (int)ceil(0.99 * n);
-    s.p90 = (double)d[r90 - 1] / 1000.0;
-    s.p95 = (double)d[r95 - 1] / 1000.0;
-    s.p99 = (double)d[r99 - 1] / 1000.0;
-    s.max = (double)d[n - 1] / 1000.0;
-    s.min = (double)d[0] / 1000.0;
-    int k1 = (int)ceil(n * 0.01), k01 = (int)ceil(n * 0.001);
-    double s1 = 0, s01 = 0;
-    for (int i = 0; i < k1; i++)
-        s1 += (double)d[n - 1 - i];
-    for (int i = 0; i < k01; i++)
-        s01 += (double)d[n - 1 - i];
-    s.low1 = 1e6 / (s1 / k1);
-    s.low01 = 1e6 / (s01 / k01);
-    return s;
-}
-
-static json_object *get(json_object *o, const char *k)
-{
-    json_object *v = NULL;
-    return o && json_object_object_get_ex(o, k, &v) ? v : NULL;
-}
-
-static double num(json_object *o, const char *k)
-{
-    return json_object_get_double(get(o, k));
+    return expect_stats_of(d, n);
 }
 
 /* Times across generations may be off by 1 us: each file's timebase is
@@ -429,13 +298,6 @@ static void check_chrome(const char *path)
     json_object_put(root);
 }
 
-static json_object *parse(const result_t *r, const char *what)
-{
-    json_object *j = json_tokener_parse(r->out);
-    CHECK(j && r->status == 0, "%s: exit %d, stdout not JSON: %.200s %s", what, r->status, r->out, r->err);
-    return j;
-}
-
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -444,23 +306,15 @@ int main(int argc, char **argv)
     }
     g_wip15 = argv[1];
     g_dir = argv[2];
-    char parent[4096];
-    snprintf(parent, sizeof parent, "%s", g_dir);
-    for (char *q = parent + 1; *q; q++) /* mkdir -p: the test may run alone in a fresh tree */
-        if (*q == '/') {
-            *q = 0;
-            mkdir(parent, 0755);
-            *q = '/';
-        }
-    mkdir(g_dir, 0755);
+    mkdirs(g_dir);
     const char *stems[] = {"rot", "cut", "hdr", "gap"};
     for (size_t s = 0; s < sizeof stems / sizeof stems[0]; s++)
         for (int g = 0; g < 6; g++) {
-            char *p = path_of(stems[s], g);
+            char *p = gen_path(stems[s], g);
             unlink(p);
             free(p);
         }
-    char *p0 = path_of("rot", 0), *p1 = path_of("rot", 1), *p2 = path_of("rot", 2), *p3 = path_of("rot", 3);
+    char *p0 = gen_path("rot", 0), *p1 = gen_path("rot", 1), *p2 = gen_path("rot", 2), *p3 = gen_path("rot", 3);
     if (write_capture(p0) != 0)
         return 1;
     CHECK(file_size(p0) > 0 && file_size(p1) > 0 && file_size(p2) > 0 && file_size(p3) < 0,
@@ -520,8 +374,7 @@ int main(int argc, char **argv)
     result_free(&r);
 
     /* one Chrome trace for the whole capture */
-    char *chrome = NULL;
-    CHECK(asprintf(&chrome, "%s/rot.json", g_dir) > 0, "asprintf");
+    char *chrome = path_of("rot.json");
     r = run("export", "--chrome", chrome, p0, NULL);
     CHECK(r.status == 0, "export exit %d: %s", r.status, r.err);
     result_free(&r);
@@ -535,7 +388,7 @@ int main(int argc, char **argv)
 
     /* generation 1 cut inside its last chunk: read up to there with a
      * warning naming the file and byte; generation 2 still read */
-    char *c0 = path_of("cut", 0), *c1 = path_of("cut", 1), *c2 = path_of("cut", 2);
+    char *c0 = gen_path("cut", 0), *c1 = gen_path("cut", 1), *c2 = gen_path("cut", 2);
     copy_file(p0, c0);
     copy_file(p1, c1);
     copy_file(p2, c2);
@@ -553,7 +406,7 @@ int main(int argc, char **argv)
 
     /* generation 1 cut inside its header: generation 0 alone, a warning
      * naming the file and byte, exit 0 as for a cut file */
-    char *h0 = path_of("hdr", 0), *h1 = path_of("hdr", 1), *h2 = path_of("hdr", 2);
+    char *h0 = gen_path("hdr", 0), *h1 = gen_path("hdr", 1), *h2 = gen_path("hdr", 2);
     copy_file(p0, h0);
     copy_file(p1, h1);
     copy_file(p2, h2);
@@ -583,7 +436,7 @@ int main(int argc, char **argv)
 
     /* generation 1 missing: generations 0 and 2 read, a warning; the frame
      * cut by the forced rotation has no start: dropped */
-    char *g0 = path_of("gap", 0), *g2 = path_of("gap", 2);
+    char *g0 = gen_path("gap", 0), *g2 = gen_path("gap", 2);
     copy_file(p0, g0);
     copy_file(p2, g2);
     r = run("frames", "--csv", g0, NULL);
