@@ -242,9 +242,12 @@ d = json.load(open(sys.argv[1]))
 zs = [z for z in d["zones"] if z["type"] == "script"]
 gz = [z for z in d["zones"] if z["type"] == "native_gpu"]
 assert d["ok"] and len(zs) == 1 and zs[0]["frames"] == 24, d
-assert len(gz) == 1 and gz[0]["name"] == zs[0]["name"] + " GPU", gz
-n = gz[0]["scopes"].get("wip15.gpuFrame", 0)
-assert 1 <= n <= 21, n  # at most 7 per context stint (its first frame has no start)
+# (results are read when ready, never waited for: under load a stint of 8
+# frames may end before any is ready, so 0 is possible; wtf_trace_end_to_end
+# checks that GPU times arrive)
+assert len(gz) <= 1 and all(g["name"] == zs[0]["name"] + " GPU" for g in gz), gz
+n = sum(g["scopes"].get("wip15.gpuFrame", 0) for g in gz)
+assert n <= 21, n  # at most 7 per context stint (its first frame has no start)
 EOF
     ;;
 cmdtrace)
