@@ -10,25 +10,19 @@
 // per measured frame with the expected durations, in frame order; the CPU
 // zone "21:main" keeps every frame.
 'use strict';
-if (!process.env.WIP15_WTF_LOADER && process.env.WIP15_WTF_LOADER_DEFAULT)
-  process.env.WIP15_WTF_LOADER = process.env.WIP15_WTF_LOADER_DEFAULT;
 var cp = require('child_process');
 var fs = require('fs');
 var path = require('path');
-var failures = 0;
-function fail(msg) { console.error('FAIL: ' + msg); failures++; }
-function check(c, msg) { if (!c) fail(msg); }
+var testlib = require('./testlib');
+var fail = testlib.fail, check = testlib.check;
 
 var bin = process.argv[2], dir = process.argv[3];
-var loader = process.env.WIP15_WTF_LOADER;
 if (!bin || !dir) {
   console.error('usage: node check_gpu_loader.js TEST_GPU_TOOLS DIR');
   process.exit(2);
 }
-if (!loader || !fs.existsSync(loader)) {
-  fail('the real WTF loader is missing: WIP15_WTF_LOADER=' + loader);
+if (!testlib.haveLoader())
   process.exit(1);
-}
 fs.mkdirSync(dir, {recursive: true});
 fs.readdirSync(dir).forEach(function (f) {
   if (/^gpu(\.\d+)?\.wtf-trace$/.test(f)) fs.unlinkSync(path.join(dir, f));
@@ -46,8 +40,7 @@ check(files.length >= 2, 'expected a rotated capture, got ' + files.join(' '));
 
 var durs = [], frames = 0, gpuScopes = 0, sawType = 0;
 files.forEach(function (f) {
-  var r = cp.spawnSync(process.execPath, [path.join(__dirname, 'load_wtf.js'), '--calls', '--frames', path.join(dir, f)],
-                       {encoding: 'utf8', maxBuffer: 1 << 28});
+  var r = testlib.loadWtf(path.join(dir, f), ['--calls', '--frames']);
   var s;
   try { s = JSON.parse(r.stdout); } catch (e) { fail(f + ': load_wtf.js printed no JSON: ' + r.stderr); return; }
   check(r.status === 0 && s.ok, f + ': the loader rejected the file: ' + s.error);
@@ -78,7 +71,7 @@ check(durs.length === want.gpu_ms.length, 'GPU scope durations: ' + durs.length 
 for (var i = 0; i < Math.min(durs.length, want.gpu_ms.length); i++)
   check(Math.abs(durs[i] - want.gpu_ms[i]) < 0.0015, 'GPU scope ' + i + ' lasts ' + durs[i] + ' ms, expected ' + want.gpu_ms[i]);
 check(frames === want.frames, 'the loader sees ' + frames + ' frames of 21:main, expected ' + want.frames);
-if (failures) {
+if (testlib.failures()) {
   process.exitCode = 1;
 } else {
   console.log('ok: ' + files.length + ' files, ' + gpuScopes + ' GPU frame scopes, ' + frames + ' frames');

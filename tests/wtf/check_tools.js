@@ -8,15 +8,11 @@
 //   export WIP15 TEST_CHROME_JSON TEST_EMITTER DIR
 //        `wip15 export --chrome` validated with json-c (test_chrome_json)
 'use strict';
-// the runtime environment wins over the path CMake was configured with
-if (!process.env.WIP15_WTF_LOADER && process.env.WIP15_WTF_LOADER_DEFAULT)
-  process.env.WIP15_WTF_LOADER = process.env.WIP15_WTF_LOADER_DEFAULT;
 var cp = require('child_process');
 var fs = require('fs');
 var path = require('path');
-var failures = 0;
-function fail(msg) { console.error('FAIL: ' + msg); failures++; }
-function check(c, msg) { if (!c) fail(msg); }
+var testlib = require('./testlib');
+var fail = testlib.fail, check = testlib.check;
 function run(bin, args) {
   var r = cp.spawnSync(bin, args, {encoding: 'utf8', maxBuffer: 1 << 30});
   if (r.status !== 0) fail(path.basename(bin) + ' ' + args.join(' ') + ' exited ' + r.status + ': ' + r.stderr);
@@ -28,8 +24,7 @@ var what = process.argv[2];
 if (what === 'roundtrip') {
   var wip15 = process.argv[3], emitter = process.argv[4], dir = process.argv[5];
   fs.mkdirSync(dir, {recursive: true});
-  var loader = process.env.WIP15_WTF_LOADER;
-  if (!loader || !fs.existsSync(loader)) { fail('the real WTF loader is missing: WIP15_WTF_LOADER=' + loader); process.exitCode = 1; return; }
+  if (!testlib.haveLoader()) { process.exitCode = 1; return; }
   var a = path.join(dir, 'rt.wtf-trace'), j = path.join(dir, 'rt.wtf-json'), b = path.join(dir, 'rt2.wtf-trace'), j2 = path.join(dir, 'rt2.wtf-json');
   run(emitter, ['basic', a]);
   run(wip15, ['wtf-json', a, j]);
@@ -40,7 +35,7 @@ if (what === 'roundtrip') {
   var na = ja.split('\n').filter(function (l) { return l.indexOf('{"event"') === 0 || l.indexOf('{"type":"wtf.event.define"') === 0; }).length;
   // the real loader opens the converted file and sees the same zones/events
   function load(f) {
-    var r = cp.spawnSync(process.execPath, [path.join(__dirname, 'load_wtf.js'), f], {encoding: 'utf8', maxBuffer: 1 << 30});
+    var r = testlib.loadWtf(f);
     var s = JSON.parse(r.stdout);
     check(s.ok, 'loader rejected ' + f + ': ' + s.error);
     return s;
@@ -150,5 +145,5 @@ if (what === 'roundtrip') {
 } else {
   fail('unknown check ' + what);
 }
-process.exitCode = failures ? 1 : 0;
-if (!failures) console.log('ok: ' + what);
+process.exitCode = testlib.failures() ? 1 : 0;
+if (!testlib.failures()) console.log('ok: ' + what);

@@ -229,15 +229,10 @@ static void check_json(json_object *j, int first, const char *what)
           json_object_get_int(get(g, "scopes")), expect_gpu(0).n);
     CHECK(json_object_get_int(get(g, "frames")) == e.n, "%s: gpu frames %d != %d", what,
           json_object_get_int(get(g, "frames")), e.n);
-    json_object *s = get(g, "gpu_ms");
+    char wg[160];
+    snprintf(wg, sizeof wg, "%s: gpu_ms", what);
     double tol = 1e-9;
-    CHECK(near(num(s, "mean"), e.mean, tol), "%s: gpu mean %.6f != %.6f", what, num(s, "mean"), e.mean);
-    CHECK(near(num(s, "median"), e.median, tol), "%s: gpu median %.6f != %.6f", what, num(s, "median"), e.median);
-    CHECK(near(num(s, "p90"), e.p90, tol), "%s: gpu p90 %.6f != %.6f", what, num(s, "p90"), e.p90);
-    CHECK(near(num(s, "p95"), e.p95, tol), "%s: gpu p95 %.6f != %.6f", what, num(s, "p95"), e.p95);
-    CHECK(near(num(s, "p99"), e.p99, tol), "%s: gpu p99 %.6f != %.6f", what, num(s, "p99"), e.p99);
-    CHECK(near(num(s, "max"), e.max, tol), "%s: gpu max %.6f != %.6f", what, num(s, "max"), e.max);
-    CHECK(near(num(s, "min"), e.min, tol), "%s: gpu min %.6f != %.6f", what, num(s, "min"), e.min);
+    check_stats_json(get(g, "gpu_ms"), &e, tol, 0, wg);
     json_object *pf = get(g, "per_frame");
     size_t k = 0;
     for (int n = first; n < NFR; n++) {
@@ -282,13 +277,9 @@ static void check_json(json_object *j, int first, const char *what)
  * slice and as long as its GPU time; frame slices carry args.gpu_ms. */
 static void check_chrome(const char *path)
 {
-    json_object *root = json_object_from_file(path);
-    json_object *evs = get(root, "traceEvents");
-    CHECK(evs && json_object_is_type(evs, json_type_array), "%s: no traceEvents", path);
-    if (!evs) {
-        json_object_put(root);
+    json_object *root, *evs = chrome_events(path, &root);
+    if (!evs)
         return;
-    }
     int64_t main_tid = -1, gpu_tid = -1, frames_tid = -1;
     int64_t frame_ts[NFR];
     for (int i = 0; i < NFR; i++)

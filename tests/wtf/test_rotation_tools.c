@@ -169,19 +169,12 @@ static void check_gens(json_object *j, const int *gens, int n, const char *what)
 static void check_json_stats(json_object *j, int first, int last, const char *what)
 {
     stats_t e = expect_stats(first, last);
-    json_object *fm = get(j, "frame_ms");
     CHECK(json_object_get_int(get(j, "frames")) == last - first + 1, "%s: frames %d != %d", what,
           json_object_get_int(get(j, "frames")), last - first + 1);
     CHECK(strcmp(json_object_get_string(get(j, "zone")), "11:main") == 0, "%s: zone %s", what,
           json_object_get_string(get(j, "zone")));
     double tol = 0.001; /* one frame crosses generations */
-    CHECK(near_ms(num(fm, "mean"), e.mean, tol), "%s: mean %.6f != %.6f", what, num(fm, "mean"), e.mean);
-    CHECK(near_ms(num(fm, "median"), e.median, tol), "%s: median %.6f != %.6f", what, num(fm, "median"), e.median);
-    CHECK(near_ms(num(fm, "p90"), e.p90, tol), "%s: p90 %.6f != %.6f", what, num(fm, "p90"), e.p90);
-    CHECK(near_ms(num(fm, "p95"), e.p95, tol), "%s: p95 %.6f != %.6f", what, num(fm, "p95"), e.p95);
-    CHECK(near_ms(num(fm, "p99"), e.p99, tol), "%s: p99 %.6f != %.6f", what, num(fm, "p99"), e.p99);
-    CHECK(near_ms(num(fm, "max"), e.max, tol), "%s: max %.6f != %.6f", what, num(fm, "max"), e.max);
-    CHECK(near_ms(num(fm, "min"), e.min, tol), "%s: min %.6f != %.6f", what, num(fm, "min"), e.min);
+    check_stats_json(get(j, "frame_ms"), &e, tol, 1e-9, what); /* as near_ms */
     CHECK(fabs(num(j, "fps") - 1000.0 / e.mean) < 1e-3, "%s: fps %.6f", what, num(j, "fps"));
     json_object *lo = get(j, "low_fps");
     CHECK(fabs(num(lo, "1%") - e.low1) < 1e-3 * e.low1, "%s: 1%% low %.6f != %.6f", what, num(lo, "1%"), e.low1);
@@ -248,13 +241,9 @@ static void check_functions(json_object *j, int merged)
  * across the forced rotation closed with its true duration. */
 static void check_chrome(const char *path)
 {
-    json_object *root = json_object_from_file(path);
-    json_object *evs = get(root, "traceEvents");
-    CHECK(evs && json_object_is_type(evs, json_type_array), "%s: no traceEvents", path);
-    if (!evs) {
-        json_object_put(root);
+    json_object *root, *evs = chrome_events(path, &root);
+    if (!evs)
         return;
-    }
     check_gens(get(root, "otherData"), (const int[]){0, 1, 2}, 3, "export otherData");
     size_t ngl = 0, nframes = 0, nload = 0;
     int64_t off = INT64_MIN, prev_ts = -1;

@@ -13,6 +13,7 @@
 
 #include <fcntl.h>
 #include <json-c/json.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -160,6 +161,21 @@ static inline json_object *parse(const result_t *r, const char *what)
     return j;
 }
 
+/* The "traceEvents" array of the Chrome trace file at path, checked; the
+ * parsed file in *root (json_object_put it).  NULL, and *root NULL, when
+ * the file has no such array. */
+static inline json_object *chrome_events(const char *path, json_object **root)
+{
+    *root = json_object_from_file(path);
+    json_object *evs = get(*root, "traceEvents");
+    CHECK(evs && json_object_is_type(evs, json_type_array), "%s: no traceEvents", path);
+    if (!evs) {
+        json_object_put(*root);
+        *root = NULL;
+    }
+    return evs;
+}
+
 /* ---------------------------------------------------------- statistics -- */
 
 typedef struct {
@@ -211,6 +227,19 @@ static inline stats_t expect_stats_of(int64_t *d, int n)
     s.low1 = 1e6 / (s1 / k1);
     s.low01 = 1e6 / (s01 / k01);
     return s;
+}
+
+/* Checks the statistics in the JSON object o ("mean", "median", "p90",
+ * "p95", "p99", "max", "min", in ms) against e: each within
+ * tol + rel * |expected|.  what names the object in failures. */
+static inline void check_stats_json(json_object *o, const stats_t *e, double tol, double rel, const char *what)
+{
+    static const char *const names[7] = {"mean", "median", "p90", "p95", "p99", "max", "min"};
+    const double want[7] = {e->mean, e->median, e->p90, e->p95, e->p99, e->max, e->min};
+    for (int i = 0; i < 7; i++) {
+        double got = num(o, names[i]);
+        CHECK(fabs(got - want[i]) <= tol + rel * fabs(want[i]), "%s: %s %.6f != %.6f", what, names[i], got, want[i]);
+    }
 }
 
 #endif
