@@ -48,7 +48,7 @@ static const char usage_text[] =
     "      --timing LEVEL     timing in the .wtf-trace: off, frames (default),\n"
     "                         draws, all [WIP15_TIMING]\n"
     "      --gpu on|off       per-frame GPU time from GL timer queries in the\n"
-    "                         .wtf-trace (default on with timing) [WIP15_GPU]\n"
+    "                         .wtf-trace (default off) [WIP15_GPU]\n"
     "  -q, --quiet            no informational messages from the tracer\n"
     "                         [WIP15_QUIET]\n"
     "  -h, --help             this text\n"

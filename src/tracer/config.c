@@ -15,7 +15,7 @@ w15_config_t w15_cfg = {
     .frame_last = -1,
     .max_size = 0,
     .timing = W15_TIMING_FRAMES,
-    .gpu = 1,
+    .gpu = 0,
     .quiet = 0,
     .status_fd = -1,
 };
@@ -125,7 +125,7 @@ void w15_config_load(void)
         else if (!strcasecmp(v, "off") || !strcmp(v, "0"))
             w15_cfg.gpu = 0;
         else
-            w15_msg("WIP15_GPU=%s: expected on or off; using on", v);
+            w15_msg("WIP15_GPU=%s: expected on or off; using off", v);
     }
 #ifndef W15_HAVE_WTF
     w15_cfg.timing = W15_TIMING_OFF; /* built without the WTF emitter */

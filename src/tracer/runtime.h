@@ -39,7 +39,7 @@ typedef struct w15_config {
     int64_t frame_last;     /* last recorded frame, -1 = no end */
     uint64_t max_size;      /* 0 = unlimited */
     int timing;             /* enum w15_timing_level */
-    int gpu;                /* WIP15_GPU: per-frame GPU time with timer queries (timing on) */
+    int gpu;                /* WIP15_GPU: per-frame GPU time with timer queries (timing on; default off) */
     int quiet;
     int status_fd;          /* WIP15_STATUS_FD (set by `wip15 trace`), -1 */
     int launched;           /* started by `wip15 trace` (it prints the summary) */

@@ -233,7 +233,7 @@ gpuswitch)
     # GPU time with two contexts in turn, each made current again every
     # frame: no GL error for the program, GPU frames only while a context
     # stays current (8 swaps each), numbered like the thread's frames
-    WIP15_TIMING=frames WIP15_OUTPUT=app.wip15 run "$tapp" gpuswitch > out.txt 2> err.txt || fail "tapp failed: $(cat err.txt)"
+    WIP15_TIMING=frames WIP15_GPU=on WIP15_OUTPUT=app.wip15 run "$tapp" gpuswitch > out.txt 2> err.txt || fail "tapp failed: $(cat err.txt)"
     grep -q "tapp: done" out.txt || fail "app output changed"
     wtf_loads app.wtf-trace
     python3 - wtf.json <<'EOF' || fail "unexpected WTF content: $(cat wtf.json)"

@@ -23,7 +23,7 @@ fs.mkdirSync(dir, {recursive: true});
 var trace = path.join(dir, 'glapp.wip15'), wtfFile = path.join(dir, 'glapp.wtf-trace');
 [trace, wtfFile].forEach(function (f) { try { fs.unlinkSync(f); } catch (e) {} });
 var env = Object.assign({}, process.env, {EGL_PLATFORM: 'surfaceless'});
-var r = cp.spawnSync(wip15, ['trace', '--timing', 'all', '-o', trace, app], {encoding: 'utf8', env: env});
+var r = cp.spawnSync(wip15, ['trace', '--timing', 'all', '--gpu', 'on', '-o', trace, app], {encoding: 'utf8', env: env});
 check(r.status === 0, 'wip15 trace exited ' + r.status + ': ' + r.stderr + r.stdout);
 check(fs.existsSync(wtfFile), 'no ' + wtfFile);
 if (failures) { process.exitCode = 1; return; }
@@ -69,13 +69,13 @@ if (v.status === 0) {
   var f = JSON.parse(v.stdout);
   check(f.frames === 30 && !/:side$/.test(f.zone), 'wip15 frames: ' + f.frames + ' frames in ' + f.zone);
 }
-// --gpu off: no GPU zone (and no timer query in the program's context)
+// default (no --gpu on): no GPU zone (and no timer query in the program's context)
 var trace2 = path.join(dir, 'nogpu.wip15'), wtf2 = path.join(dir, 'nogpu.wtf-trace');
 [trace2, wtf2].forEach(function (f) { try { fs.unlinkSync(f); } catch (e) {} });
-var r2 = cp.spawnSync(wip15, ['trace', '-q', '--gpu', 'off', '-o', trace2, app], {encoding: 'utf8', env: env});
-check(r2.status === 0, 'wip15 trace --gpu off exited ' + r2.status + ': ' + r2.stderr);
+var r2 = cp.spawnSync(wip15, ['trace', '-q', '-o', trace2, app], {encoding: 'utf8', env: env});
+check(r2.status === 0, 'wip15 trace (GPU time off) exited ' + r2.status + ': ' + r2.stderr);
 var l2 = JSON.parse(cp.spawnSync(process.execPath, [path.join(__dirname, 'load_wtf.js'), wtf2], {encoding: 'utf8'}).stdout);
 check(l2.ok && l2.zones.length === 2 && l2.zones.every(function (z) { return z.type === 'script'; }),
-      '--gpu off: zones ' + JSON.stringify(l2.zones.map(function (z) { return [z.name, z.type]; })));
+      'GPU time off: zones ' + JSON.stringify(l2.zones.map(function (z) { return [z.name, z.type]; })));
 process.exitCode = failures ? 1 : 0;
 if (!failures) console.log('ok: end to end');
