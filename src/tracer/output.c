@@ -36,12 +36,7 @@
 #include <unistd.h>
 
 #define QUEUE_MAX ((size_t)64 << 20)
-/* A producer wakes a sleeping output thread only once this much is queued
- * (or at thread exit): a wake-up is an inter-processor interrupt, costly in
- * virtual machines (~20 us measured), and the output thread looks at the
- * queue every IDLE_NS anyway, so the file stays at most that far behind. */
-#define WAKE_BYTES ((size_t)4 << 20)
-#define IDLE_NS 50000000L
+#define IDLE_NS 50000000L /* the output thread's wait when the queue is empty */
 #define BUF_INITIAL (((size_t)1 << 20) + 65536)
 #define FREE_MAX 16
 #define EPOCH_NS 100000000ull
@@ -66,7 +61,6 @@ static size_t qbytes;
 static chunk_t *freelist;
 static int nfree;
 static chunk_t *volatile cur_chunk; /* popped, not yet submitted */
-static int out_sleeping;             /* the output thread waits for qcond (qlock) */
 static int stopping;
 
 static pthread_mutex_t decl_mutex = PTHREAD_MUTEX_INITIALIZER;
@@ -172,19 +166,15 @@ void w15_output_push(w15_buf_t *buf, w15_tmrec_t *tm, uint32_t ntm, void *zone, 
         chunk_free(c);
         return;
     }
-    while (wait && !stopping && qbytes > 0 && qbytes + n > QUEUE_MAX) {
-        if (out_sleeping)
-            pthread_cond_signal(&qcond);
+    while (wait && !stopping && qbytes > 0 && qbytes + n > QUEUE_MAX)
         pthread_cond_wait(&qspace, &qlock);
-    }
     if (qtail)
         __atomic_store_n(&qtail->next, c, __ATOMIC_RELEASE);
     else
         __atomic_store_n(&qhead, c, __ATOMIC_RELEASE);
     qtail = c;
     qbytes += n;
-    if (out_sleeping && (qbytes >= WAKE_BYTES || (flags & W15_PUSH_RETIRE)))
-        pthread_cond_signal(&qcond);
+    pthread_cond_signal(&qcond);
     pthread_mutex_unlock(&qlock);
 }
 
@@ -288,9 +278,7 @@ static void *output_main(void *arg)
                 ts.tv_sec++;
                 ts.tv_nsec -= 1000000000;
             }
-            out_sleeping = 1;
             pthread_cond_timedwait(&qcond, &qlock, &ts);
-            out_sleeping = 0;
         }
         chunk_t *c = qhead;
         if (c) {
