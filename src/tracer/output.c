@@ -697,7 +697,7 @@ void w15_output_crash_flush(w15_thread_t *self)
             w15_timing_feed(c->zone, c->tm, c->ntm, 0);
     for (w15_thread_t *t = w15_threads; t; t = t->next)
         if (t->wtf_zone && t->tm)
-            w15_timing_feed(t->wtf_zone, t->tm, __atomic_load_n(&t->tm_len, __ATOMIC_ACQUIRE), 0);
+            w15_timing_feed(t->wtf_zone, t->tm, W15_TM_COUNT(t), 0);
     if (writer_dead)
         return;
     int fd = out_fd;

@@ -632,14 +632,8 @@ static inline __attribute__((always_inline)) uint8_t *fast_put(uint8_t *p, uint8
 
 void w15_fast_end_slow(w15_thread_t *t)
 {
-    if (t->fast_scope) {
-        uint32_t n = t->tm_len;
-        t->tm[n].t1 = w15_ticks();
-        t->fast_scope = 0;
-        __atomic_store_n(&t->tm_len, n + 1, __ATOMIC_RELEASE);
-    }
     if (t->epoch != atomic_load_explicit(&w15_flush_epoch, memory_order_relaxed) || t->buf.len >= CHUNK_LIMIT ||
-        t->tm_len >= W15_TM_SUBMIT)
+        W15_TM_COUNT(t) >= W15_TM_SUBMIT)
         w15_thread_submit(t);
 }
 
@@ -679,6 +673,8 @@ static uint8_t fast_timing(uint16_t flags)
     if (flags & (W15_FN_FRAME_END | W15_FN_GROUP_PUSH | W15_FN_GROUP_POP | W15_FN_MARKER))
         return 0;
     int lvl = w15_cfg.timing;
+    if (!W15_FAST_TICKS || !w15_ticks_tsc)
+        return 0; /* the fast path's clock is rdtsc: else the general path times the call */
     if (lvl == W15_TIMING_ALL || (lvl == W15_TIMING_DRAWS && (flags & W15_FN_DRAWS_MASK)))
         return W15_FAST_OK | W15_FAST_TIMED;
     return 0;
@@ -980,7 +976,8 @@ void w15_post(w15_callctx_t *c, const w15_slot_t *args, const w15_slot_t *ret)
         post_slow(t, c, args, ret, f->flags);
     if (W15_LIKELY(st & ST_REC)) {
         if (W15_UNLIKELY(t->epoch != atomic_load_explicit(&w15_flush_epoch, memory_order_relaxed) ||
-                         t->buf.len >= CHUNK_LIMIT || t->tm_len >= W15_TM_SUBMIT || (f->flags & W15_FN_FRAME_END)))
+                         t->buf.len >= CHUNK_LIMIT || W15_TM_COUNT(t) >= W15_TM_SUBMIT ||
+                         (f->flags & W15_FN_FRAME_END)))
             w15_thread_submit(t);
     }
     atomic_store_explicit(&t->in_call, 0, memory_order_release);

@@ -42,7 +42,7 @@
  *       p_ = w15_fput_uv(p_, (uint32_t)(buffer)); p_ = w15_fput_g(p_, 277);
  *       w15_fast_commit(t_, p_);                  // extra count (0), commit, seq++
  *       R_(glBindBuffer)(target, buffer);
- *       w15_fast_end(t_);                         // timing scope's leave, hand the
+ *       w15_fast_end(t_, W15F_glBindBuffer);      // timing scope's leave, hand the
  *   }                                             // chunk over when due, leave
  *
  * With a result: w15_fast_inputs(t_, p_, id) before the real call (for the
@@ -107,14 +107,31 @@ typedef struct w15_tmrec {
  * CLOCK_MONOTONIC ns (src/wtf/clock.h w15_clock_ticks). */
 extern int w15_ticks_tsc W15_HIDDEN;
 uint64_t w15_ticks_slow(void) W15_HIDDEN;
+#if defined(__x86_64__) || defined(__i386__)
+#define W15_FAST_TICKS 1
+#else
+#define W15_FAST_TICKS 0
+#endif
 static inline __attribute__((always_inline)) uint64_t w15_ticks(void)
 {
-#if defined(__x86_64__) || defined(__i386__)
+#if W15_FAST_TICKS
     if (W15_LIKELY(w15_ticks_tsc))
         return __builtin_ia32_rdtsc();
 #endif
     return w15_ticks_slow();
 }
+/* The fast path's clock: a fast-path call is timed only when the clock is
+ * the TSC (record.c fast_timing), so this is a bare rdtsc. */
+static inline __attribute__((always_inline)) uint64_t w15_fast_ticks(void)
+{
+#if W15_FAST_TICKS
+    return __builtin_ia32_rdtsc();
+#else
+    return 0; /* not reached: no timed fast path */
+#endif
+}
+/* Number of complete timing records of a thread's array. */
+#define W15_TM_COUNT(t) ((uint32_t)(__atomic_load_n(&(t)->tm_cur, __ATOMIC_ACQUIRE) - (t)->tm))
 
 /* State carried from w15_pre to w15_post on the wrapper's stack. */
 typedef struct w15_callctx {
@@ -149,17 +166,11 @@ typedef struct w15_thread {
     /* hot: touched by every call */
     _Atomic uint32_t in_call;   /* inside one of our wrappers (reentrancy, steal protocol) */
     _Atomic uint32_t steal_req; /* the output thread wants this buffer */
-    union {
-        struct {
-            uint32_t epoch;      /* flush epoch this buffer belongs to */
-            uint32_t fast_scope; /* timing: a fast-path call scope is open */
-        };
-        uint64_t post_word;      /* both: one compare after a fast-path call */
-    };
+    uint32_t epoch;             /* flush epoch this buffer belongs to */
     w15_tmrec_t *tm;            /* timing records of this chunk (NULL: timing off) */
-    uint32_t tm_len;            /* complete records (release-published) */
-    uint32_t tm_room;           /* the fast path records while tm_len < tm_room
-                                 * (0 until the thread's zone exists) */
+    w15_tmrec_t *tm_cur;        /* next record: [tm, tm_cur) are complete (release-published) */
+    w15_tmrec_t *tm_lim;        /* the fast path records while tm_cur < tm_lim (tm until
+                                 * the thread's zone exists, then tm + W15_TM_SUBMIT) */
     uint32_t nptr;              /* entries in ptrx for the current call */
     uint64_t seq;               /* number of calls recorded so far */
     w15_buf_t buf;              /* committed = end of the last complete call */
@@ -183,6 +194,14 @@ typedef struct w15_thread {
     int dead;
 } w15_thread_t;
 
+/* A fresh (or emptied) timing array: no records; the fast path records
+ * once the thread's zone exists. */
+static inline void w15_tm_reset(w15_thread_t *t)
+{
+    t->tm_cur = t->tm;
+    t->tm_lim = t->tm && t->wtf_zone ? t->tm + W15_TM_SUBMIT : t->tm;
+}
+
 /* The calling thread's state; NULL until its first call went through
  * w15_pre (which creates it), and when the tracer is off. */
 extern __thread w15_thread_t *w15_tls __attribute__((tls_model("initial-exec"))) W15_HIDDEN;
@@ -205,8 +224,7 @@ extern _Atomic uint32_t w15_flush_epoch W15_HIDDEN;
 extern uint8_t w15_fast_ok[] W15_HIDDEN;
 #define W15_FAST_OK 1u
 #define W15_FAST_TIMED 2u
-/* The unusual end of a fast-path call (record.c): the timing scope's leave
- * together with handing the chunk over. */
+/* The unusual end of a fast-path call (record.c): hand the chunk over. */
 void w15_fast_end_slow(w15_thread_t *t) W15_HIDDEN;
 /* A chunk is handed over after the call that makes it reach this. */
 #define W15_CHUNK_LIMIT ((size_t)1 << 20)
@@ -250,16 +268,13 @@ W15_INLINE uint8_t *w15_fast_begin(w15_thread_t **tp, uint32_t id, size_t max)
         goto no;
     if (W15_UNLIKELY(ok & W15_FAST_TIMED)) {
         /* the call scope: a record with the enter time; w15_fast_end
-         * completes it (tm_room is 0 until the zone exists, and leaves
-         * room for the general path) */
-        uint32_t n = t->tm_len;
-        if (W15_UNLIKELY(n >= t->tm_room))
+         * completes it (tm_lim leaves room for the general path) */
+        w15_tmrec_t *r = t->tm_cur;
+        if (W15_UNLIKELY(r >= t->tm_lim))
             goto no;
-        w15_tmrec_t *r = &t->tm[n];
         r->kind = id;
         r->arg = (uint32_t)t->seq;
-        r->t0 = w15_ticks();
-        t->fast_scope = 1;
+        r->t0 = w15_fast_ticks();
     }
     uint8_t *p = t->buf.data + len;
     uint32_t le = w15_to_le32(id);
@@ -354,25 +369,21 @@ W15_INLINE void w15_fast_commit(w15_thread_t *t, uint8_t *p)
     t->seq++;
 }
 
-/* After the real call (and the commit): the timing scope's leave, hand the
- * chunk over when the flush epoch changed, leave the call.  One compare:
- * epoch current and no scope open; a second when a scope is open.  (A
- * fast-path call never makes the chunk reach W15_CHUNK_LIMIT or
- * W15_TM_SUBMIT: see w15_fast_begin.) */
-W15_INLINE void w15_fast_end(w15_thread_t *t)
+/* After the real call (and the commit) of function `id`: the timing
+ * scope's leave (w15_fast_ok[id] is the value w15_fast_begin saw: set once,
+ * never changed), hand the chunk over when the flush epoch changed, leave
+ * the call.  (A fast-path call never makes the chunk reach W15_CHUNK_LIMIT
+ * or W15_TM_SUBMIT: see w15_fast_begin.) */
+W15_INLINE void w15_fast_end(w15_thread_t *t, uint32_t id)
 {
-    uint64_t ep = (uint64_t)atomic_load_explicit(&w15_flush_epoch, memory_order_relaxed);
-    if (W15_UNLIKELY(t->post_word != ep)) {
-        if (W15_LIKELY(t->post_word == (ep | ((uint64_t)1 << 32)))) {
-            /* only the call scope: its leave time completes the record */
-            uint32_t n = t->tm_len;
-            t->tm[n].t1 = w15_ticks();
-            t->fast_scope = 0;
-            __atomic_store_n(&t->tm_len, n + 1, __ATOMIC_RELEASE);
-        } else {
-            w15_fast_end_slow(t);
-        }
+    if (W15_UNLIKELY(__atomic_load_n(&w15_fast_ok[id], __ATOMIC_RELAXED) & W15_FAST_TIMED)) {
+        /* the call scope's record: its leave time completes it */
+        w15_tmrec_t *r = t->tm_cur;
+        r->t1 = w15_fast_ticks();
+        __atomic_store_n(&t->tm_cur, r + 1, __ATOMIC_RELEASE);
     }
+    if (W15_UNLIKELY(t->epoch != atomic_load_explicit(&w15_flush_epoch, memory_order_relaxed)))
+        w15_fast_end_slow(t);
     atomic_store_explicit(&t->in_call, 0, memory_order_release);
 }
 

@@ -100,6 +100,7 @@ w15_thread_t *w15_thread_slow(void)
             t = NULL;
             w15_fail("out of memory for a thread buffer; recording stopped");
         } else {
+            w15_tm_reset(t);
             t->tid = (uint32_t)syscall(SYS_gettid);
             w15_timing_thread_start(t);
             t->epoch = atomic_load_explicit(&w15_flush_epoch, memory_order_relaxed);
@@ -124,16 +125,16 @@ void w15_thread_submit(w15_thread_t *t)
     w15_buf_t b = t->buf;
     b.len = b.committed;
     w15_tmrec_t *tm = t->tm;
-    uint32_t ntm = t->tm_len;
+    uint32_t ntm = W15_TM_COUNT(t);
     if (fresh_buf(&t->buf, tm ? &t->tm : NULL)) {
         t->buf = b;
         t->buf.len = t->buf.committed = 0;
         t->buf.nblobs = 0;
         t->tm = tm;
-        t->tm_len = 0;
+        w15_tm_reset(t);
         w15_fail("out of memory for a thread buffer; recording stopped");
     } else {
-        t->tm_len = 0;
+        w15_tm_reset(t);
         w15_output_push(&b, tm, ntm, t->wtf_zone, W15_PUSH_WAIT);
     }
     t->epoch = atomic_load_explicit(&w15_flush_epoch, memory_order_relaxed);
@@ -164,7 +165,7 @@ static void thread_exit(void *p)
     t->buf.len = t->buf.committed;
     if (atomic_load(&w15_state) == W15_ST_ON) {
         /* the last chunk, and the zone retires after its records */
-        w15_output_push(&t->buf, t->tm, t->tm_len, t->wtf_zone, W15_PUSH_WAIT | W15_PUSH_RETIRE);
+        w15_output_push(&t->buf, t->tm, W15_TM_COUNT(t), t->wtf_zone, W15_PUSH_WAIT | W15_PUSH_RETIRE);
         t->tm = NULL;
     }
     w15_buf_free(&t->buf);
@@ -180,7 +181,7 @@ static int steal(w15_thread_t *t, int wait_ms, int nowait_push)
 {
     /* at exit (wait_ms > 0) also wait for an idle buffer's owner to leave
      * its call: the timing zone is closed next */
-    if (!__atomic_load_n(&t->buf.committed, __ATOMIC_ACQUIRE) && !__atomic_load_n(&t->tm_len, __ATOMIC_ACQUIRE) &&
+    if (!__atomic_load_n(&t->buf.committed, __ATOMIC_ACQUIRE) && !W15_TM_COUNT(t) &&
         !wait_ms)
         return 1;
     atomic_store_explicit(&t->steal_req, 1, memory_order_relaxed);
@@ -188,7 +189,7 @@ static int steal(w15_thread_t *t, int wait_ms, int nowait_push)
     int taken = 0;
     for (int i = 0;; i++) {
         if (!atomic_load_explicit(&t->in_call, memory_order_acquire)) {
-            if (!__atomic_load_n(&t->buf.committed, __ATOMIC_ACQUIRE) && !__atomic_load_n(&t->tm_len, __ATOMIC_ACQUIRE)) {
+            if (!__atomic_load_n(&t->buf.committed, __ATOMIC_ACQUIRE) && !W15_TM_COUNT(t)) {
                 taken = 1;
                 break;
             }
@@ -199,10 +200,10 @@ static int steal(w15_thread_t *t, int wait_ms, int nowait_push)
                 w15_buf_t b = t->buf;
                 b.len = b.committed;
                 w15_tmrec_t *tm = t->tm;
-                uint32_t ntm = t->tm_len;
+                uint32_t ntm = W15_TM_COUNT(t);
                 t->buf = fresh;
                 t->tm = ftm;
-                t->tm_len = 0;
+                w15_tm_reset(t);
                 t->epoch = atomic_load_explicit(&w15_flush_epoch, memory_order_relaxed);
                 w15_output_push(&b, tm, ntm, t->wtf_zone, nowait_push ? 0 : W15_PUSH_WAIT);
                 taken = 1;
@@ -236,7 +237,7 @@ void w15_threads_collect(int all)
     for (w15_thread_t *t = w15_threads; t; t = t->next) {
         if (t == self) {
             /* exit path: our own buffer, we are not inside a call */
-            if (all && (t->buf.committed || t->tm_len))
+            if (all && (t->buf.committed || W15_TM_COUNT(t)))
                 w15_thread_submit(t);
             continue;
         }

@@ -99,14 +99,14 @@ uint64_t w15_ticks_slow(void)
  * only when handing over failed). */
 static inline w15_tmrec_t *tm_room(w15_thread_t *t, uint32_t n)
 {
-    if (W15_UNLIKELY(!t->tm || t->tm_len + n > W15_TM_CAP))
+    if (W15_UNLIKELY(!t->tm || (size_t)(t->tm_cur - t->tm) + n > W15_TM_CAP))
         return NULL;
-    return &t->tm[t->tm_len];
+    return t->tm_cur;
 }
 
 static inline void tm_commit(w15_thread_t *t, uint32_t n)
 {
-    __atomic_store_n(&t->tm_len, t->tm_len + n, __ATOMIC_RELEASE);
+    __atomic_store_n(&t->tm_cur, t->tm_cur + n, __ATOMIC_RELEASE);
 }
 
 static void tm_put(w15_thread_t *t, uint32_t kind, uint32_t arg, uint64_t ticks)
@@ -180,7 +180,7 @@ static tzones_t *zone(w15_thread_t *t)
     t->wtf_frame = 0;
     t->frame_started = 1;
     tm_put(t, W15_TM_FRAME_START, 0, t->t_first);
-    t->tm_room = W15_TM_SUBMIT;
+    t->tm_lim = t->tm + W15_TM_SUBMIT; /* the fast path may record now */
     return tz;
 }
 
@@ -215,7 +215,7 @@ void w15_timing_declare(uint32_t id, uint16_t flags)
         w15_wtf_call_event(w, id, w15_str(w15_funcs[id].name));
 }
 
-#define SCOPE_OPEN (1u << 16) /* c->state: a call record is open at t->tm[tm_len] */
+#define SCOPE_OPEN (1u << 16) /* c->state: a call record is open at t->tm_cur */
 
 void w15_timing_pre(w15_thread_t *t, w15_callctx_t *c, uint32_t id, uint16_t flags, const w15_slot_t *args)
 {
@@ -258,7 +258,7 @@ void w15_timing_post(w15_thread_t *t, w15_callctx_t *c, uint16_t flags)
         return;
     uint64_t now = w15_ticks();
     if (c->state & SCOPE_OPEN) {
-        t->tm[t->tm_len].t1 = now;
+        t->tm_cur->t1 = now;
         tm_commit(t, 1);
     }
     if ((flags & W15_FN_GROUP_POP) && t->group_depth) {
