@@ -5,16 +5,18 @@
 #   bench_calls   ns per call (overhead = traced - native), trace size, peak RSS
 #   bench_upload  MB/s of glBufferSubData (64 KiB blocks), trace size, peak RSS
 #   glmark2       score (off-screen, a few scenes, under Xvfb) if available;
-#                 wip15 with and without per-frame GPU time (WIP15_GPU)
+#                 wip15 also with per-frame GPU time (WIP15_GPU=on)
 # bench_calls also runs under wip15 at the other timing levels (timing_off,
-# timing_draws, timing_all; LEVELS="" to skip; "wip15" is level frames).
+# timing_draws, timing_all; LEVELS="" to skip; "wip15" is level frames) and
+# with per-frame GPU time (gpu_on: WIP15_GPU=on at level frames).
 # thread_cpu_ns: the calling thread's CPU time per call; process_cpu_ns:
 # every thread's (the tracer's output thread converts and writes on the
 # other core).
 # bench_calls keeps only the rounds where the native run was not slowed
 # by the host (QUIET_ONLY=0: all rounds).
 # Environment: CALLS_ITERS (default 1000000: 4 calls each), UPLOAD_BLOCKS
-# (default 4096 = 256 MiB), GLMARK=0 to skip glmark2, XDISPLAY (default :38).
+# (default 4096 = 256 MiB), GLMARK=0 to skip glmark2, XDISPLAY (default :38),
+# BENCHES (default "calls upload glmark2": the ones to run).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-$here/../../build}
@@ -45,6 +47,7 @@ run_cfg() {
     wip15) out=$(WIP15_QUIET=1 WIP15_TIMING=${W15_TIMING:-frames} WIP15_OUTPUT=$tmp/t.wip15 LD_PRELOAD=$lib "$prog" "$@") ;;
     wip15_nostream) out=$(WIP15_QUIET=1 WIP15_STREAM=none WIP15_TIMING=${W15_TIMING:-frames} WIP15_OUTPUT=$tmp/t.wip15 LD_PRELOAD=$lib "$prog" "$@") ;;
     timing_*) out=$(WIP15_QUIET=1 WIP15_TIMING=${cfg#timing_} WIP15_OUTPUT=$tmp/t.wip15 LD_PRELOAD=$lib "$prog" "$@") ;;
+    gpu_on) out=$(WIP15_QUIET=1 WIP15_GPU=on WIP15_OUTPUT=$tmp/t.wip15 LD_PRELOAD=$lib "$prog" "$@") ;;
     apitrace) out=$(apitrace trace --api egl -o "$tmp/t.trace" "$prog" "$@" 2>/dev/null) ;;
     esac
     size=$(cat "$tmp"/t.wip15 "$tmp"/t.trace 2>/dev/null | wc -c)
@@ -57,7 +60,7 @@ bench() {
     name=$1 prog=$2 key=$3; shift 3
     cfgs="native wip15 wip15_nostream"
     # per-call cost of each WIP15_TIMING level (bench_calls only)
-    [ "$key" = ns_per_call ] && cfgs="$cfgs ${LEVELS-timing_off timing_draws timing_all}"
+    [ "$key" = ns_per_call ] && cfgs="$cfgs ${LEVELS-timing_off timing_draws timing_all gpu_on}"
     [ $have_apitrace = 1 ] && cfgs="$cfgs apitrace"
     rm -f "$tmp"/*.txt
     i=0
@@ -101,9 +104,10 @@ bench() {
 }
 
 echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), reps $reps (medians)"
-bench bench_calls "$calls" ns_per_call "${CALLS_ITERS:-1000000}"
-bench bench_upload "$upload" mb_per_s "${UPLOAD_BLOCKS:-4096}"
+case " ${BENCHES:-calls upload glmark2} " in *" calls "*) bench bench_calls "$calls" ns_per_call "${CALLS_ITERS:-1000000}" ;; esac
+case " ${BENCHES:-calls upload glmark2} " in *" upload "*) bench bench_upload "$upload" mb_per_s "${UPLOAD_BLOCKS:-4096}" ;; esac
 
+case " ${BENCHES:-calls upload glmark2} " in *" glmark2 "*) ;; *) GLMARK=0 ;; esac
 if [ "${GLMARK:-1}" != 0 ] && command -v glmark2 > /dev/null 2>&1 && command -v Xvfb > /dev/null 2>&1; then
     disp=${XDISPLAY:-:38}
     Xvfb "$disp" -screen 0 1024x768x24 > /dev/null 2>&1 &
@@ -117,9 +121,9 @@ if [ "${GLMARK:-1}" != 0 ] && command -v glmark2 > /dev/null 2>&1 && command -v 
         DISPLAY=$disp WIP15_QUIET=1 WIP15_OUTPUT=$tmp/gm.wip15 LD_PRELOAD=$lib glmark2 --off-screen $scenes 2>/dev/null |
             sed -n 's/.*Score: \([0-9]*\).*/\1/p' >> "$tmp/gm.wip15.txt"
         gsz_w=$(wc -c < "$tmp/gm.wip15"); rm -f "$tmp"/gm.wip15 "$tmp"/gm.wtf-trace
-        # the default, without per-frame GPU time (WIP15_GPU=off)
-        DISPLAY=$disp WIP15_QUIET=1 WIP15_GPU=off WIP15_OUTPUT=$tmp/gm.wip15 LD_PRELOAD=$lib glmark2 --off-screen $scenes 2>/dev/null |
-            sed -n 's/.*Score: \([0-9]*\).*/\1/p' >> "$tmp/gm.nogpu.txt"
+        # the default plus per-frame GPU time (WIP15_GPU=on)
+        DISPLAY=$disp WIP15_QUIET=1 WIP15_GPU=on WIP15_OUTPUT=$tmp/gm.wip15 LD_PRELOAD=$lib glmark2 --off-screen $scenes 2>/dev/null |
+            sed -n 's/.*Score: \([0-9]*\).*/\1/p' >> "$tmp/gm.gpu.txt"
         rm -f "$tmp"/gm.wip15 "$tmp"/gm.wtf-trace
         if [ $have_apitrace = 1 ]; then
             DISPLAY=$disp apitrace trace -o "$tmp/gm.trace" glmark2 --off-screen $scenes 2>/dev/null |
@@ -133,8 +137,8 @@ if [ "${GLMARK:-1}" != 0 ] && command -v glmark2 > /dev/null 2>&1 && command -v 
     printf '%-16s %-16s %12s %12s %14s\n' glmark2 config score "of native" "trace_bytes"
     printf '%-16s %-16s %12s %12s\n' "" native "$n" "100%"
     printf '%-16s %-16s %12s %12s %14s\n' "" wip15 "$w" "$(awk -v a="$w" -v b="$n" 'BEGIN{printf "%.1f%%", 100*a/b}')" "${gsz_w:-}"
-    g=$(median < "$tmp/gm.nogpu.txt")
-    printf '%-16s %-16s %12s %12s\n' "" wip15_gpu_off "$g" "$(awk -v a="$g" -v b="$n" 'BEGIN{printf "%.1f%%", 100*a/b}')"
+    g=$(median < "$tmp/gm.gpu.txt")
+    printf '%-16s %-16s %12s %12s\n' "" wip15_gpu_on "$g" "$(awk -v a="$g" -v b="$n" 'BEGIN{printf "%.1f%%", 100*a/b}')"
     if [ $have_apitrace = 1 ]; then
         a=$(median < "$tmp/gm.apitrace")
         printf '%-16s %-16s %12s %12s %14s\n' "" apitrace "$a" "$(awk -v a="$a" -v b="$n" 'BEGIN{printf "%.1f%%", 100*a/b}')" "${gsz_a:-}"

@@ -299,10 +299,6 @@ void w15_timing_post(w15_thread_t *t, w15_callctx_t *c, uint16_t flags)
  * context (w15_timing_gpu_release) and it starts again in the new one.
  */
 #define GPU_SLOTS 8
-/* Results are read once this many frames are complete: reading a result
- * the driver has not flushed yet makes it flush (llvmpipe with a pbuffer,
- * whose swap does not flush: ~16 us per flush), so one read in 4 frames. */
-#define GPU_COLLECT 4
 #define GPU_RESYNC_FRAMES 600 /* re-measure the GPU-to-CPU clock offset */
 enum {
     GL_EXTENSIONS_ = 0x1F03, GL_QUERY_RESULT_ = 0x8866, GL_QUERY_RESULT_AVAILABLE_ = 0x8867,
@@ -470,8 +466,7 @@ static void gpu_frame_end(w15_thread_t *t)
         g->frame[k] = t->wtf_frame;
         g->open = 0;
     }
-    if (g->head - g->tail >= GPU_COLLECT)
-        gpu_collect(t, g);
+    gpu_collect(t, g);
 }
 
 /* After the real frame-ending call: the next frame's start query. */
