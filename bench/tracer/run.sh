@@ -4,7 +4,8 @@
 # under apitrace, interleaved, REPS times (default 5); prints medians.
 #   bench_calls   ns per call (overhead = traced - native), trace size, peak RSS
 #   bench_upload  MB/s of glBufferSubData (64 KiB blocks), trace size, peak RSS
-#   glmark2       score (off-screen, a few scenes, under Xvfb) if available;
+#   glmark2       score (a few scenes in a window on Xvfb, so every frame ends
+#                 with a swap) if available;
 #                 wip15 also with per-frame GPU time (WIP15_GPU=on)
 # bench_calls also runs under wip15 at the other timing levels (timing_off,
 # timing_draws, timing_all; LEVELS="" to skip; "wip15" is level frames) and
@@ -113,20 +114,23 @@ if [ "${GLMARK:-1}" != 0 ] && command -v glmark2 > /dev/null 2>&1 && command -v 
     Xvfb "$disp" -screen 0 1024x768x24 > /dev/null 2>&1 &
     xpid=$!
     sleep 1
+    # a window, not --off-screen: off-screen glmark2 never swaps, so the
+    # per-frame work (frame records, GPU queries) would not run at all
+    gmopt=${GLMARK_OPTS:-}
     scenes="-b build:duration=3 -b texture:duration=3 -b shading:shading=phong:duration=3"
     rm -f "$tmp"/gm.*
     i=0
     while [ $i -lt "$reps" ]; do
-        DISPLAY=$disp glmark2 --off-screen $scenes 2>/dev/null | sed -n 's/.*Score: \([0-9]*\).*/\1/p' >> "$tmp/gm.native"
-        DISPLAY=$disp WIP15_QUIET=1 WIP15_OUTPUT=$tmp/gm.wip15 LD_PRELOAD=$lib glmark2 --off-screen $scenes 2>/dev/null |
+        DISPLAY=$disp glmark2 $gmopt $scenes 2>/dev/null | sed -n 's/.*Score: \([0-9]*\).*/\1/p' >> "$tmp/gm.native"
+        DISPLAY=$disp WIP15_QUIET=1 WIP15_OUTPUT=$tmp/gm.wip15 LD_PRELOAD=$lib glmark2 $gmopt $scenes 2>/dev/null |
             sed -n 's/.*Score: \([0-9]*\).*/\1/p' >> "$tmp/gm.wip15.txt"
         gsz_w=$(wc -c < "$tmp/gm.wip15"); rm -f "$tmp"/gm.wip15 "$tmp"/gm.wtf-trace
         # the default plus per-frame GPU time (WIP15_GPU=on)
-        DISPLAY=$disp WIP15_QUIET=1 WIP15_GPU=on WIP15_OUTPUT=$tmp/gm.wip15 LD_PRELOAD=$lib glmark2 --off-screen $scenes 2>/dev/null |
+        DISPLAY=$disp WIP15_QUIET=1 WIP15_GPU=on WIP15_OUTPUT=$tmp/gm.wip15 LD_PRELOAD=$lib glmark2 $gmopt $scenes 2>/dev/null |
             sed -n 's/.*Score: \([0-9]*\).*/\1/p' >> "$tmp/gm.gpu.txt"
         rm -f "$tmp"/gm.wip15 "$tmp"/gm.wtf-trace
         if [ $have_apitrace = 1 ]; then
-            DISPLAY=$disp apitrace trace -o "$tmp/gm.trace" glmark2 --off-screen $scenes 2>/dev/null |
+            DISPLAY=$disp apitrace trace -o "$tmp/gm.trace" glmark2 $gmopt $scenes 2>/dev/null |
                 sed -n 's/.*Score: \([0-9]*\).*/\1/p' >> "$tmp/gm.apitrace"
             gsz_a=$(wc -c < "$tmp/gm.trace"); rm -f "$tmp/gm.trace"
         fi

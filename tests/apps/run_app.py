@@ -50,6 +50,13 @@ Options:
   --ok REGEX           native: what stdout must match (default "^\w+: ok")
   --needs-display      fail (not skip) when DISPLAY is unset
   --keep DIR           keep the traces in DIR (default: a temporary dir)
+  --timing LEVEL       `wip15 trace --timing LEVEL` (default: the tool's)
+  --gpu on|off         `wip15 trace --gpu`
+
+Every kind that traces a program that exits normally or is stopped by
+SIGINT (golden, exit, frames, gears, glmark2) also loads the .wtf-trace with
+the real WTF loader (check_wtf): one "script" zone per thread of the trace,
+frames == swap calls, and at --timing all one call scope per recorded call.
 
 Normalisation of dumps (what is replaced before comparing with the golden
 file), kept minimal so the golden files still say what the trace holds:
@@ -223,12 +230,14 @@ def call_names(dump_text):
 # ---------------------------------------------------------------- the tool
 
 class Wip15:
-    def __init__(self, path, tmp):
+    def __init__(self, path, tmp, trace_opts=()):
         self.path = path
         self.tmp = tmp
+        self.trace_opts = list(trace_opts)
 
     def trace(self, trace_file, cmd, env, timeout=TIMEOUT):
-        return run([self.path, "trace", "-o", trace_file, "--"] + cmd, env=env, timeout=timeout)
+        return run([self.path, "trace"] + self.trace_opts + ["-o", trace_file, "--"] + cmd, env=env,
+                   timeout=timeout)
 
     def tool(self, *args):
         return run([self.path] + list(args))
@@ -288,6 +297,57 @@ def check_swaps_equal_frames(w, trace_file, dump_text=None):
     if swaps == 0:
         raise Fail("no swaps recorded")
     return swaps
+
+
+def check_wtf(opts, w, trace_file, swaps=None, slack=0):
+    """The .wtf-trace beside trace_file, loaded by the REAL WTF loader
+    (tests/wtf/load_wtf.js; WIP15_WTF_LOADER and W15_LOAD_WTF_JS come from
+    CTest): it loads; one zone of type "script" per thread of the WIP15
+    trace, named "<tid>:<name>"; with `swaps`, as many frames in those zones
+    together as swap calls (up to `slack` fewer); at --timing all, one call scope per recorded
+    call of each thread, call numbers 0..n-1; with --gpu on, any GPU zone is
+    "<thread zone> GPU" with frame-numbered scopes."""
+    wtf = trace_file[:-len(".wip15")] + ".wtf-trace"
+    if not os.path.exists(wtf):
+        raise Fail("no timing file %s" % os.path.basename(wtf))
+    loader, js = os.environ.get("WIP15_WTF_LOADER", ""), os.environ.get("W15_LOAD_WTF_JS", "")
+    if not (loader and os.path.exists(loader) and js and os.path.exists(js) and shutil.which("node")):
+        raise Fail("the real WTF loader is missing (WIP15_WTF_LOADER=%r, W15_LOAD_WTF_JS=%r, node)" % (loader, js))
+    st, out, err = run(["node", js, "--calls", wtf])
+    try:
+        d = json.loads(out)
+    except ValueError:
+        raise Fail("load_wtf.js printed no JSON (status %d): %s" % (st, err[-500:]))
+    if st != 0 or not d.get("ok"):
+        raise Fail("the WTF loader rejected %s: %s" % (os.path.basename(wtf), d.get("error")))
+    sst, sout, serr = w.tool("stats", "--json", trace_file)
+    if sst != 0:
+        raise Fail("wip15 stats --json failed: %s" % serr)
+    threads = json.loads(sout)["threads"]
+    zones = {z["name"]: z for z in d["zones"] if z["type"] == "script"}
+    want = {"%d:%s" % (t["tid"], t["name"]): t for t in threads}
+    if sorted(zones) != sorted(want):
+        raise Fail("WTF zones %s, threads in the trace %s" % (sorted(zones), sorted(want)))
+    frames = sum(z["frames"] for z in zones.values())
+    log("wtf: %d zones, %d frames, %s" % (len(zones), frames,
+        ", ".join("%s %d scopes" % (n, z["scopeCount"]) for n, z in sorted(zones.items()))))
+    if swaps is not None and not swaps - slack <= frames <= swaps:
+        raise Fail("%d frames in the .wtf-trace, %d swap calls in the trace" % (frames, swaps))
+    if opts.timing == "all":
+        for name, t in want.items():
+            seqs = sorted(c[1] for c in zones[name]["calls"] if c[1] is not None)
+            if seqs != list(range(t["calls"])):
+                raise Fail("%s: %d call scopes (numbers %s...), %d calls in the trace" %
+                           (name, len(seqs), seqs[:5], t["calls"]))
+    for z in d["zones"]:
+        if z["type"] == "native_gpu":
+            if z["name"][:-len(" GPU")] not in zones or not z["name"].endswith(" GPU"):
+                raise Fail("GPU zone %r belongs to no thread zone" % z["name"])
+            nums = [c[1] for c in z["calls"]]
+            if nums != sorted(set(nums)) or any(c[0] != "wip15.gpuFrame" for c in z["calls"]):
+                raise Fail("GPU zone %r: scopes %s" % (z["name"], z["calls"][:5]))
+            log("wtf: %s: %d GPU frames" % (z["name"], len(nums)))
+    return d
 
 
 def golden_compare(opts, name, text):
@@ -365,7 +425,7 @@ def kind_golden(opts, w, cmd, env):
     raw = w.dump(trace_file, "--no-pseudo")
     check_calls(opts, call_names(raw))
     if opts.verify == 0:
-        check_swaps_equal_frames(w, trace_file, raw)
+        check_wtf(opts, w, trace_file, check_swaps_equal_frames(w, trace_file, raw))
     text = normalize_dump(raw)
     if opts.kind in ("golden", "exit"):
         golden_compare(opts, opts.name, text)
@@ -440,7 +500,7 @@ def kind_crash(opts, w, cmd, env):
 
 def kind_gears(opts, w, cmd, env):
     trace_file = os.path.join(w.tmp, "x.wip15")
-    full = [w.path, "trace", "-o", trace_file, "--"] + cmd
+    full = [w.path, "trace"] + w.trace_opts + ["-o", trace_file, "--"] + cmd
     p = subprocess.Popen(full, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True, errors="replace", start_new_session=True, preexec_fn=no_core)
     try:
@@ -461,7 +521,11 @@ def kind_gears(opts, w, cmd, env):
     if p.returncode not in (-signal.SIGINT, 128 + signal.SIGINT, 0):
         raise Fail("unexpected status %d after SIGINT" % p.returncode)
     w.verify(trace_file, {0, 1})
-    check_swaps_equal_frames(w, trace_file)
+    # stopped by SIGINT: the crash path converts the timing records still
+    # in the thread's array, so the frames are there too, except the one
+    # whose swap the signal interrupted (the WIP15 trace keeps that call:
+    # its inputs were complete; its frame end is recorded after the call)
+    check_wtf(opts, w, trace_file, check_swaps_equal_frames(w, trace_file), slack=1)
 
 
 def kind_frames(opts, w, cmd, env):
@@ -472,6 +536,7 @@ def kind_frames(opts, w, cmd, env):
     swaps = check_swaps_equal_frames(w, trace_file)
     if opts.swaps and swaps != opts.swaps:
         raise Fail("%d swaps in the trace, expected %d" % (swaps, opts.swaps))
+    check_wtf(opts, w, trace_file, swaps)
 
 
 def kind_glmark2(opts, w, cmd, env):
@@ -485,7 +550,7 @@ def kind_glmark2(opts, w, cmd, env):
     if tscenes != scenes:
         raise Fail("validation under the tracer: %r, natively %r" % (tscenes, scenes))
     w.verify(trace_file, {0})
-    check_swaps_equal_frames(w, trace_file)
+    check_wtf(opts, w, trace_file, check_swaps_equal_frames(w, trace_file))
 
 
 # Calls apitrace (11.1, Debian 12) does not record at all, seen by tracing
@@ -564,6 +629,8 @@ def main():
     ap.add_argument("--ok", default=r"^\w+: ok\b")
     ap.add_argument("--needs-display", action="store_true")
     ap.add_argument("--keep")
+    ap.add_argument("--timing", choices=["frames", "draws", "all"])
+    ap.add_argument("--gpu", choices=["on", "off"])
     argv = sys.argv[1:]
     cmd = []
     if "--" in argv:
@@ -586,7 +653,8 @@ def main():
         if opts.kind == "native":
             kind_native(opts, cmd, env)
         else:
-            w = Wip15(find_wip15(opts.wip15), tmp)
+            topts = (["--timing", opts.timing] if opts.timing else []) + (["--gpu", opts.gpu] if opts.gpu else [])
+            w = Wip15(find_wip15(opts.wip15), tmp, topts)
             {
                 "golden": kind_golden, "exit": kind_golden, "threads": kind_threads,
                 "fork": kind_fork, "crash": kind_crash, "frames": kind_frames, "gears": kind_gears,
