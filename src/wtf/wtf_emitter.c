@@ -1240,7 +1240,11 @@ void w15_wtf_scope_call(w15_wtf_zone_t *z, uint16_t wire, uint64_t t0_ns, uint64
     ev_commit(z, 5, us1);
 }
 
-void w15_wtf_scope_enter_named(w15_wtf_zone_t *z, const char *name, size_t len, uint64_t t_ns)
+/* A debug group's scope enter (group) or a marker's time stamp: the event
+ * defined for the name, or, past NAMED_MAX names, the generic event
+ * (wtf.scope#enter / wtf.trace#timeStamp) with the name in the string
+ * table. */
+static void named_put(w15_wtf_zone_t *z, const char *name, size_t len, uint64_t t_ns, int group)
 {
     uint32_t us;
     if (!z || !(us = ev_time(z, t_ns, EV_PLAIN)))
@@ -1248,26 +1252,33 @@ void w15_wtf_scope_enter_named(w15_wtf_zone_t *z, const char *name, size_t len, 
     char clean[MAX_STRING + 1];
     size_t n = clean_utf8(clean, name ? name : "", name ? len : 0);
     if (!n)
-        n = strlen(strcpy(clean, "unnamed.scope"));
-    uint16_t wire = named_event(z, clean, n, DEF_GROUP);
-    uint32_t *p;
+        n = strlen(strcpy(clean, group ? "unnamed.scope" : "unnamed.instance"));
+    uint16_t wire = named_event(z, clean, n, group ? DEF_GROUP : DEF_MARKER);
+    uint32_t *p, words;
     if (wire) {
-        if (!(p = ev_room(z, 2)))
+        words = 2;
+        if (!(p = ev_room(z, words)))
             return;
         p[0] = wire;
-        p[1] = us;
-        z->depth++;
-        ev_commit(z, 2, us);
-        return;
+    } else {
+        uint32_t ord; /* too many distinct names: the generic event */
+        words = group ? 3 : 4;
+        if (!(p = ev_room_str(z, words, clean, n, &ord)))
+            return;
+        p[0] = group ? W15_WTF_WIRE_SCOPE_ENTER : W15_WTF_WIRE_TIMESTAMP;
+        p[2] = ord;
+        if (!group)
+            p[3] = W15_WTF_STR_NULL; /* the time stamp's value */
     }
-    uint32_t ord; /* too many distinct names: the generic scope */
-    if (!(p = ev_room_str(z, 3, clean, n, &ord)))
-        return;
-    p[0] = W15_WTF_WIRE_SCOPE_ENTER;
     p[1] = us;
-    p[2] = ord;
-    z->depth++;
-    ev_commit(z, 3, us);
+    if (group)
+        z->depth++;
+    ev_commit(z, words, us);
+}
+
+void w15_wtf_scope_enter_named(w15_wtf_zone_t *z, const char *name, size_t len, uint64_t t_ns)
+{
+    named_put(z, name, len, t_ns, 1);
 }
 
 void w15_wtf_scope_leave(w15_wtf_zone_t *z, uint64_t t_ns)
@@ -1287,31 +1298,7 @@ void w15_wtf_scope_leave(w15_wtf_zone_t *z, uint64_t t_ns)
 
 void w15_wtf_timestamp(w15_wtf_zone_t *z, const char *name, size_t len, uint64_t t_ns)
 {
-    uint32_t us;
-    if (!z || !(us = ev_time(z, t_ns, EV_PLAIN)))
-        return;
-    char clean[MAX_STRING + 1];
-    size_t n = clean_utf8(clean, name ? name : "", name ? len : 0);
-    if (!n)
-        n = strlen(strcpy(clean, "unnamed.instance"));
-    uint16_t wire = named_event(z, clean, n, DEF_MARKER);
-    uint32_t *p;
-    if (wire) {
-        if (!(p = ev_room(z, 2)))
-            return;
-        p[0] = wire;
-        p[1] = us;
-        ev_commit(z, 2, us);
-        return;
-    }
-    uint32_t ord; /* too many distinct names: the generic time stamp */
-    if (!(p = ev_room_str(z, 4, clean, n, &ord)))
-        return;
-    p[0] = W15_WTF_WIRE_TIMESTAMP;
-    p[1] = us;
-    p[2] = ord;
-    p[3] = W15_WTF_STR_NULL;
-    ev_commit(z, 4, us);
+    named_put(z, name, len, t_ns, 0);
 }
 
 static void frame_event(w15_wtf_zone_t *z, uint32_t wire, uint32_t number, uint64_t t_ns, int kind)
