@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "capture.h"
 #include "wtf_analysis.h"
 #include "wtf_reader.h"
 
@@ -111,28 +112,11 @@ int cmd_export(int argc, char **argv)
         return 2;
     }
     const char *path = argv[optind];
-    char err[512];
     w15_wtf_capture_t cap;
-    if (w15_wtf_capture_read(path, W15_WTF_READ_LENIENT | (single ? W15_WTF_CAPTURE_SINGLE : 0), &cap, err, sizeof err) !=
-        W15_WTF_E_OK) {
-        fprintf(stderr, "wip15: export: %s\n", err);
-        return 1;
-    }
-    for (size_t i = 0; i < cap.nwarnings; i++)
-        fprintf(stderr, "wip15: export: warning: %s\n", cap.warnings[i]);
-    if (cap.named_gen)
-        fprintf(stderr, "wip15: export: note: %s is generation %u of a rotated capture: read alone (name generation 0 for the whole capture)\n",
-                path, cap.named_gen);
-    else if (cap.unread && single)
-        fprintf(stderr, "wip15: export: note: --single: %zu later generation file%s beside %s not read\n", cap.unread,
-                cap.unread == 1 ? "" : "s", path);
-    const w15_wtf_file_t *f = cap.files[0];
     w15_timeline_t tl;
-    if (w15_timeline_build_capture(&cap, &tl) != 0) {
-        fprintf(stderr, "wip15: export: out of memory\n");
-        w15_wtf_capture_free(&cap);
+    if (w15_tool_load_capture("export", path, single, &cap, &tl))
         return 1;
-    }
+    const w15_wtf_file_t *f = cap.files[0];
     /* process: contextInfo.taskId / title from the file header */
     long pid = 1;
     const char *title = "wip15";

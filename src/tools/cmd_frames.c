@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "capture.h"
 #include "wtf_analysis.h"
 #include "wtf_reader.h"
 
@@ -399,31 +400,14 @@ int cmd_frames(int argc, char **argv)
         return 2;
     }
     const char *path = argv[optind];
-    char err[512];
     w15_wtf_capture_t cap;
-    if (w15_wtf_capture_read(path, W15_WTF_READ_LENIENT | (single ? W15_WTF_CAPTURE_SINGLE : 0), &cap, err, sizeof err) !=
-        W15_WTF_E_OK) {
-        fprintf(stderr, "wip15: frames: %s\n", err);
+    w15_timeline_t tl;
+    if (w15_tool_load_capture("frames", path, single, &cap, &tl))
         return 1;
-    }
-    for (size_t i = 0; i < cap.nwarnings; i++)
-        fprintf(stderr, "wip15: frames: warning: %s\n", cap.warnings[i]);
     char files[256];
     w15_wtf_capture_describe(&cap, files, sizeof files);
-    if (cap.named_gen)
-        fprintf(stderr, "wip15: frames: note: %s is generation %u of a rotated capture: read alone (name generation 0 for the whole capture)\n",
-                path, cap.named_gen);
-    else if (cap.unread && single)
-        fprintf(stderr, "wip15: frames: note: --single: %zu later generation file%s beside %s not read\n", cap.unread,
-                cap.unread == 1 ? "" : "s", path);
-    w15_timeline_t tl;
     w15_frame_stats_t st;
     uint32_t zone = 0;
-    if (w15_timeline_build_capture(&cap, &tl) != 0) {
-        fprintf(stderr, "wip15: frames: out of memory\n");
-        w15_wtf_capture_free(&cap);
-        return 1;
-    }
     if (zname) {
         for (uint32_t i = 0; i < tl.nzones; i++)
             if (tl.zone_name[i] && strcmp(tl.zone_name[i], zname) == 0)
