@@ -667,6 +667,16 @@ static size_t complete_crashed_call(w15_thread_t *t)
     return b->len;
 }
 
+/* A queued (or half-written) chunk: its bytes raw into the trace (fd < 0:
+ * the writer failed earlier) and its timing records into its zone. */
+static void crash_chunk(int fd, const chunk_t *c)
+{
+    if (c->zone)
+        w15_timing_feed(c->zone, c->tm, c->ntm, 0);
+    if (fd >= 0)
+        crash_append(fd, c->buf.data, c->buf.committed);
+}
+
 void w15_output_crash_flush(w15_thread_t *self)
 {
     atomic_store(&w15_recording, 0);
@@ -687,31 +697,24 @@ void w15_output_crash_flush(w15_thread_t *self)
     if (!got)
         return;
     /* the output thread is out of the zones too (it feeds them under
-     * wlock): convert every pending timing record, oldest first */
+     * wlock): every pending chunk, oldest first (the one being written, the
+     * queue, then each thread's own, the crashing thread's last), goes into
+     * the trace raw and its timing records into the thread's zone */
     w15_timing_crash_begin();
-    chunk_t *c = cur_chunk;
-    if (c && c->zone)
-        w15_timing_feed(c->zone, c->tm, c->ntm, 0);
-    for (c = __atomic_load_n(&qhead, __ATOMIC_ACQUIRE); c; c = __atomic_load_n(&c->next, __ATOMIC_ACQUIRE))
-        if (c->zone)
-            w15_timing_feed(c->zone, c->tm, c->ntm, 0);
-    for (w15_thread_t *t = w15_threads; t; t = t->next)
+    int fd = writer_dead ? -1 : out_fd;
+    if (fd >= 0)
+        crash_append(fd, declbuf.data, __atomic_load_n(&declbuf.committed, __ATOMIC_ACQUIRE));
+    chunk_t *cc = cur_chunk;
+    if (cc)
+        crash_chunk(fd, cc);
+    for (chunk_t *c = __atomic_load_n(&qhead, __ATOMIC_ACQUIRE); c; c = __atomic_load_n(&c->next, __ATOMIC_ACQUIRE))
+        crash_chunk(fd, c);
+    for (w15_thread_t *t = w15_threads; t; t = t->next) {
         if (t->wtf_zone && t->tm)
             w15_timing_feed(t->wtf_zone, t->tm, W15_TM_COUNT(t), 0);
-    if (writer_dead)
-        return;
-    int fd = out_fd;
-    crash_append(fd, declbuf.data, __atomic_load_n(&declbuf.committed, __ATOMIC_ACQUIRE));
-    c = cur_chunk;
-    if (c)
-        crash_append(fd, c->buf.data, c->buf.committed);
-    for (c = __atomic_load_n(&qhead, __ATOMIC_ACQUIRE); c; c = __atomic_load_n(&c->next, __ATOMIC_ACQUIRE))
-        crash_append(fd, c->buf.data, c->buf.committed);
-    for (w15_thread_t *t = w15_threads; t; t = t->next) {
-        if (t == self)
-            continue;
-        crash_append(fd, t->buf.data, __atomic_load_n(&t->buf.committed, __ATOMIC_ACQUIRE));
+        if (t != self && fd >= 0)
+            crash_append(fd, t->buf.data, __atomic_load_n(&t->buf.committed, __ATOMIC_ACQUIRE));
     }
-    if (self)
+    if (self && fd >= 0)
         crash_append(fd, self->buf.data, complete_crashed_call(self));
 }
