@@ -187,7 +187,6 @@ typedef struct w15_thread {
     void *wtf_zone;             /* timing.c: the thread's zones, once it has records */
     void *gpu;                  /* timing.c: GPU timer queries of the current context */
     uint32_t group_depth;       /* open named scopes (debug groups) */
-    int frame_started;          /* timing: a frameStart is open on this thread */
     uint32_t wtf_frame;         /* timing: number of this thread's open frame (per zone) */
     uint64_t t_first;           /* timing: ticks at the thread's first GL call (frame 0 starts) */
     struct w15_thread *next, *prev; /* registry (w15_threads_lock) */

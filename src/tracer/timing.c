@@ -178,7 +178,6 @@ static tzones_t *zone(w15_thread_t *t)
     pthread_mutex_unlock(&tzones_lock);
     t->wtf_zone = tz;
     t->wtf_frame = 0;
-    t->frame_started = 1;
     tm_put(t, W15_TM_FRAME_START, 0, t->t_first);
     t->tm_lim = t->tm + W15_TM_SUBMIT; /* the fast path may record now */
     return tz;
