@@ -5,8 +5,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "args.h"
 #include "commands.h"
-#include "util.h"
+#include "out.h"
+#include "quote.h"
+#include "value.h"
+#include "walk.h"
 
 static const char dump_usage[] =
     "usage: wip15 dump [options] FILE\n"

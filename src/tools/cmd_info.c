@@ -6,7 +6,10 @@
 #include <sys/stat.h>
 
 #include "commands.h"
-#include "util.h"
+#include "map.h"
+#include "out.h"
+#include "quote.h"
+#include "walk.h"
 
 static const char info_usage[] =
     "usage: wip15 info [--json] FILE\n"

@@ -7,8 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "args.h"
 #include "commands.h"
-#include "util.h"
+#include "map.h"
+#include "out.h"
+#include "quote.h"
+#include "walk.h"
 
 static const char stats_usage[] =
     "usage: wip15 stats [--json] [--top N] FILE\n"

@@ -9,7 +9,8 @@
 #include <string.h>
 
 #include "commands.h"
-#include "util.h"
+#include "out.h"
+#include "walk.h"
 
 static const char verify_usage[] =
     "usage: wip15 verify [-q] FILE...\n"

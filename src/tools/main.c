@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "util.h"
+#include "out.h"
 
 #ifndef WIP15_VERSION
 #define WIP15_VERSION "unknown"
