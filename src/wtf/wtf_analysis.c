@@ -1,7 +1,9 @@
 /* wtf_analysis.c -- timeline and frame statistics (wtf_analysis.h). */
 #define _GNU_SOURCE
 #include "wtf_analysis.h"
-#include "wtf_emitter.h" /* W15_WTF_GPU_FRAME_EVENT */
+
+#include "wtf_format.h"
+#include "wtf_json.h"
 
 #include <dirent.h>
 #include <json-c/json.h>
@@ -645,6 +647,14 @@ void w15_frame_stats_free(w15_frame_stats_t *st)
 }
 
 /* ------------------------------------------------------------ captures -- */
+
+w15_wtf_err_t w15_wtf_read_any(const char *path, int flags, w15_wtf_file_t **out, char *err, size_t errlen)
+{
+    size_t n = strlen(path);
+    if (n >= 9 && strcmp(path + n - 9, ".wtf-json") == 0)
+        return w15_wtf_json_read(path, out, err, errlen);
+    return w15_wtf_read(path, flags, out, err, errlen);
+}
 
 static const char *const cap_exts[] = {".wtf-trace", ".wtf-json"};
 

@@ -2,7 +2,14 @@
  * zone) and the frame-time statistics of `wip15 frames` (docs/WTF.md
  * "Timing tools" defines every number).  A timeline is built from one file
  * or from a whole rotated capture (w15_wtf_capture_t: every generation
- * file, docs/WTF.md "Long captures: rotation"). */
+ * file, docs/WTF.md "Long captures: rotation").
+ *
+ * Owns: reading a capture in either format (w15_wtf_read_any dispatches on
+ * the extension), the timeline, the frame and per-function statistics.
+ * Side: offline (library wip15wtftools, in the `wip15` command).  May use:
+ * wtf_model.h, wtf_reader.h, wtf_json.h, wtf_format.h, json-c.  Must never
+ * use: the in-process emitter (wtf_emitter.h), stdout (the commands print).
+ */
 #ifndef W15_WTF_ANALYSIS_H
 #define W15_WTF_ANALYSIS_H
 
@@ -105,6 +112,11 @@ typedef struct w15_wtf_capture {
                               * be read (reading stopped before it), a gap */
     size_t nwarnings;
 } w15_wtf_capture_t;
+
+/* Read a .wtf-json (by the name's extension) or else a .wtf-trace file:
+ * w15_wtf_json_read or w15_wtf_read (W15_WTF_READ_LENIENT applies to the
+ * latter only).  Same contract as w15_wtf_read. */
+w15_wtf_err_t w15_wtf_read_any(const char *path, int flags, w15_wtf_file_t **out, char *err, size_t errlen);
 
 /* Read `path` (.wtf-trace or .wtf-json, w15_wtf_read_any) and, when it is
  * generation 0 of a rotated capture and `flags` lacks

@@ -9,12 +9,19 @@
  * and w15_wtf_zone_create are thread-safe.  Nothing here aborts; on an I/O
  * error the emitter prints one line "wip15: ..." on stderr and turns itself
  * off (later calls do nothing).
+ *
+ * Side: in-process (library wip15wtf, linked into libwip15.so).  May use:
+ * clock.h, wtf_format.h, libc and pthreads.  Must never use: the offline
+ * side (wtf_model.h, wtf_reader.h, wtf_json.h, wtf_analysis.h), json-c, or
+ * anything that could abort or block the traced program.
  */
 #ifndef W15_WTF_EMITTER_H
 #define W15_WTF_EMITTER_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "wtf_format.h" /* W15_WTF_GPU_FRAME_EVENT */
 
 typedef struct w15_wtf w15_wtf_t;
 typedef struct w15_wtf_zone w15_wtf_zone_t;
@@ -57,8 +64,8 @@ uint16_t w15_wtf_call_event(w15_wtf_t *w, uint32_t key, const char *name);
  * "<CPU zone name> GPU" holds one scope of this event per measured frame,
  * argument "uint32 frame" = the number of the CPU zone's frame whose GPU
  * work it spans.  Defines the event once (thread-safe); its wire id, 0 on
- * failure.  Enter/leave it with w15_wtf_scope_enter/leave. */
-#define W15_WTF_GPU_FRAME_EVENT "wip15.gpuFrame"
+ * failure.  Enter/leave it with w15_wtf_scope_enter/leave.  Its name is
+ * W15_WTF_GPU_FRAME_EVENT (wtf_format.h: the offline reader knows it too). */
 uint16_t w15_wtf_gpu_frame_event(w15_wtf_t *w);
 
 void w15_wtf_scope_enter(w15_wtf_zone_t *z, uint16_t wire, uint64_t t_ns, uint32_t call);

@@ -1,6 +1,11 @@
-/* wtf_format.h -- constants of the WTF binary format 10 (docs/WTF.md) and the
- * wire ids wip15 assigns to the built-in events.  Shared by the emitter, the
- * reader and the converters. */
+/* wtf_format.h -- constants of the WTF binary format 10 (docs/WTF.md), the
+ * wire ids wip15 assigns to the built-in events and the names of wip15's
+ * own events.
+ *
+ * Owns: the numbers and names both sides of src/wtf must agree on.  May
+ * use: nothing (constants only).  Shared by the in-process emitter and the
+ * offline reader, writer and analysis, which otherwise never include each
+ * other. */
 #ifndef W15_WTF_FORMAT_H
 #define W15_WTF_FORMAT_H
 
@@ -50,6 +55,11 @@ enum {
     W15_WTF_WIRE_MARK = 9,
     W15_WTF_WIRE_FIRST_CALL = 16
 };
+
+/* The scope event of a frame's GPU time in a "native_gpu" zone (argument
+ * "uint32 frame"; docs/WTF.md "GPU time"): written by the emitter
+ * (w15_wtf_gpu_frame_event), recognised by the analysis. */
+#define W15_WTF_GPU_FRAME_EVENT "wip15.gpuFrame"
 
 /* Bytes of the chunk header (6 words) and of one part-table entry. */
 #define W15_WTF_CHUNK_HEADER_BYTES 24u

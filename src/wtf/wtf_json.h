@@ -1,10 +1,17 @@
-/* wtf_json.h -- the .wtf-json array format (docs/WTF.md ".wtf-json"):
- * reading with json-c (tolerating a missing final ']' and trailing commas)
- * and writing. */
+/* wtf_json.h -- .wtf-json files (docs/WTF.md ".wtf-json") to and from the
+ * model.
+ *
+ * Owns: the JSON array format: reading with json-c (tolerating a missing
+ * final ']' and trailing commas; built-ins used without a definition get
+ * their standard signatures) and writing.  May use: wtf_model.h, json-c.
+ * Must never use: wtf_reader.h (the binary side reads into the same model
+ * on its own; code that takes either format dispatches above both,
+ * w15_wtf_read_any in wtf_analysis.h), the in-process emitter.
+ */
 #ifndef W15_WTF_JSON_H
 #define W15_WTF_JSON_H
 
-#include "wtf_reader.h"
+#include "wtf_model.h"
 
 #include <stdio.h>
 
