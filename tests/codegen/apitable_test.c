@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "apitable.h"
+#include "check.h"
 #include "compsize_ids.h"
 #include "funcs.h"
 #include "record.h"
@@ -16,8 +17,6 @@ size_t w15_image_bytes(int pack, uint32_t format, uint32_t type, int64_t w, int6
     return (size_t)(w * h * d * 4);
 }
 
-static int failures;
-#define CHECK(c) do { if (!(c)) { printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
 
 static int streq(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
 
@@ -115,10 +114,10 @@ int main(void)
     for (uint32_t i = 0; i < w15_ncompsize; i++)
         CHECK(w15_compsize[i] != NULL);
 
-    if (failures)
-        printf("%d failure(s)\n", failures);
+    if (check_failed)
+        printf("%d failure(s)\n", check_failed);
     else
         printf("ok: %u functions, %u params, %u groups, %u enums, %u pnames, %u helpers\n",
                w15_nfuncs, nparams, w15_ngroups, w15_nall_enums, w15_npname_counts, w15_ncompsize);
-    return failures != 0;
+    return check_failed != 0;
 }

@@ -5,11 +5,10 @@
 #include <string.h>
 
 #include "apitable.h"
+#include "check.h"
 #include "funcs.h"
 #include "wip15/format.h"
 
-static int failures;
-#define CHECK(c) do { if (!(c)) { printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
 
 static int streq(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
 
@@ -64,7 +63,7 @@ int main(void)
     CHECK(w15_pname_count(0x0B71) == 1);
     CHECK(w15_pname_count(0x0B72) == 0);
 
-    if (failures)
-        printf("%d failure(s)\n", failures);
-    return failures != 0;
+    if (check_failed)
+        printf("%d failure(s)\n", check_failed);
+    return check_failed != 0;
 }

@@ -421,7 +421,7 @@ class EmitTest(unittest.TestCase):
         exe = os.path.join(self.dir, 'lookup_test')
         r = subprocess.run([cc, '-std=gnu11', '-Wall', '-Wextra', '-Werror', '-o', exe,
                             '-I' + self.dir, '-I' + os.path.join(SRC, 'src', 'common'),
-                            '-I' + os.path.join(SRC, 'include'),
+                            '-I' + os.path.join(SRC, 'include'), '-I' + os.path.join(SRC, 'tests'),
                             os.path.join(SRC, 'tests', 'codegen', 'fixture_lookup.c'),
                             os.path.join(self.dir, 'apitable.c'),
                             os.path.join(SRC, 'src', 'common', 'apitable.c')],

@@ -2,7 +2,7 @@
 #ifndef W15_TEST_COMMON_H
 #define W15_TEST_COMMON_H
 
-#include "t.h"
+#include "bytes.h"
 
 #include <fcntl.h>
 #include <unistd.h>

@@ -38,7 +38,7 @@ static w15_next_t read_all(w15_reader_t *r, w15_error_t *err, int *blob_failed)
  * the NULL-terminated key words in the message. */
 static void expect(const char *what, bb_t *b, w15_errcode_t code, uint64_t offset, ...)
 {
-    t_case = what;
+    check_case = what;
     for (int mode = 0; mode < 2; mode++) {
         w15_error_t err;
         memset(&err, 0, sizeof err);
@@ -454,5 +454,5 @@ int main(void)
     RUN(lz4_stream_corrupt);
     RUN(flipped_plain);
     RUN(flipped_lz4);
-    return T_SUMMARY();
+    return check_summary();
 }

@@ -645,5 +645,5 @@ int main(void)
     free(text_blob);
     free(noise_blob);
     free(big_blob);
-    return T_SUMMARY();
+    return check_summary();
 }

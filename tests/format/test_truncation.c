@@ -231,5 +231,5 @@ int main(void)
 {
     RUN(truncation_plain);
     RUN(truncation_lz4_stream);
-    return T_SUMMARY();
+    return check_summary();
 }

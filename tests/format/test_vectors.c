@@ -487,5 +487,5 @@ int main(void)
     RUN(endian_big_marker);
     RUN(varint_encoders);
     RUN(names);
-    return T_SUMMARY();
+    return check_summary();
 }

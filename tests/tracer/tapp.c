@@ -28,13 +28,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#define CHECK(c, msg)                                                         \
-    do {                                                                      \
-        if (!(c)) {                                                           \
-            fprintf(stderr, "tapp: %s\n", msg);                               \
-            exit(77);                                                         \
-        }                                                                     \
-    } while (0)
+/* Set-up the program cannot do without (not a check of the tracer: run.sh
+ * checks what tapp did): one line on stderr and exit status 77. */
+static void need(int ok, const char *what)
+{
+    if (!ok) {
+        fprintf(stderr, "tapp: %s failed\n", what);
+        exit(77);
+    }
+}
 
 static EGLDisplay dpy;
 static EGLConfig cfg;
@@ -43,25 +45,25 @@ static int es_version = 2;
 static void egl_init(void)
 {
     dpy = eglGetDisplay(EGL_DEFAULT_DISPLAY);
-    CHECK(dpy != EGL_NO_DISPLAY, "no display");
-    CHECK(eglInitialize(dpy, NULL, NULL), "eglInitialize");
-    CHECK(eglBindAPI(EGL_OPENGL_ES_API), "eglBindAPI");
+    need(dpy != EGL_NO_DISPLAY, "eglGetDisplay");
+    need(eglInitialize(dpy, NULL, NULL), "eglInitialize");
+    need(eglBindAPI(EGL_OPENGL_ES_API), "eglBindAPI");
     const EGLint attrs[] = { EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE,
                              es_version >= 3 ? 0x40 /* EGL_OPENGL_ES3_BIT */ : EGL_OPENGL_ES2_BIT,
                              EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_NONE };
     EGLint n = 0;
-    CHECK(eglChooseConfig(dpy, attrs, &cfg, 1, &n) && n == 1, "eglChooseConfig");
+    need(eglChooseConfig(dpy, attrs, &cfg, 1, &n) && n == 1, "eglChooseConfig");
 }
 
 static EGLSurface make_current(EGLContext *ctxp)
 {
     const EGLint cattrs[] = { EGL_CONTEXT_CLIENT_VERSION, es_version, EGL_NONE };
     EGLContext ctx = eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, cattrs);
-    CHECK(ctx != EGL_NO_CONTEXT, "eglCreateContext");
+    need(ctx != EGL_NO_CONTEXT, "eglCreateContext");
     const EGLint pattrs[] = { EGL_WIDTH, 64, EGL_HEIGHT, 64, EGL_NONE };
     EGLSurface s = eglCreatePbufferSurface(dpy, cfg, pattrs);
-    CHECK(s != EGL_NO_SURFACE, "eglCreatePbufferSurface");
-    CHECK(eglMakeCurrent(dpy, s, s, ctx), "eglMakeCurrent");
+    need(s != EGL_NO_SURFACE, "eglCreatePbufferSurface");
+    need(eglMakeCurrent(dpy, s, s, ctx), "eglMakeCurrent");
     *ctxp = ctx;
     return s;
 }
@@ -243,7 +245,7 @@ int main(int argc, char **argv)
             EGLContext c = round == 1 ? c2 : ctx;
             EGLSurface sf = round == 1 ? s2 : s;
             for (int f = 0; f < 8; f++) {
-                CHECK(eglMakeCurrent(dpy, sf, sf, c), "eglMakeCurrent");
+                need(eglMakeCurrent(dpy, sf, sf, c), "eglMakeCurrent");
                 glClearColor(0.1f * (float)f, 0.2f, 0.3f, 1.0f);
                 glClear(GL_COLOR_BUFFER_BIT);
                 eglSwapBuffers(dpy, sf);

@@ -141,56 +141,56 @@ static void check_text(const char *out, int first, const char *what)
 {
     stats_t e = expect_gpu(first);
     const char *l = strstr(out, "\ngpu time:    ");
-    CHECK(l, "%s: no gpu time line in\n%s", what, out);
+    CHECKF(l, "%s: no gpu time line in\n%s", what, out);
     if (!l)
         return;
     double m[6];
     int k = 0, nf = 0;
-    CHECK(sscanf(l + 1, "gpu time:    mean %lf ms  median %lf ms  p90 %lf ms  p95 %lf ms  p99 %lf ms  max %lf ms  (%d of %d frames)",
+    CHECKF(sscanf(l + 1, "gpu time:    mean %lf ms  median %lf ms  p90 %lf ms  p95 %lf ms  p99 %lf ms  max %lf ms  (%d of %d frames)",
                  &m[0], &m[1], &m[2], &m[3], &m[4], &m[5], &k, &nf) == 8,
           "%s: gpu time line: %.160s", what, l + 1);
     double want[6] = {e.mean, e.median, e.p90, e.p95, e.p99, e.max};
     const char *names[6] = {"mean", "median", "p90", "p95", "p99", "max"};
     for (int i = 0; i < 6; i++)
-        CHECK(near(m[i], want[i], 0.0006), "%s: gpu %s %.3f != %.4f", what, names[i], m[i], want[i]);
-    CHECK(k == e.n && nf == NFR - first, "%s: gpu time of %d of %d frames, expected %d of %d", what, k, nf, e.n,
+        CHECKF(near(m[i], want[i], 0.0006), "%s: gpu %s %.3f != %.4f", what, names[i], m[i], want[i]);
+    CHECKF(k == e.n && nf == NFR - first, "%s: gpu time of %d of %d frames, expected %d of %d", what, k, nf, e.n,
           NFR - first);
     /* the line sits right after "frame time:" */
     const char *ft = strstr(out, "\nframe time:  ");
-    CHECK(ft && strchr(ft + 1, '\n') == l, "%s: gpu time line not right after frame time", what);
+    CHECKF(ft && strchr(ft + 1, '\n') == l, "%s: gpu time line not right after frame time", what);
     const char *w = strstr(out, "\nworst frames:\n");
-    CHECK(w, "%s: no worst frames", what);
+    CHECKF(w, "%s: no worst frames", what);
     if (!w)
         return;
     w = strchr(w + 15, '\n'); /* past the header */
-    CHECK(strstr(out, "       frame           ms    calls       gpu ms\n") != NULL, "%s: worst frames header", what);
+    CHECKF(strstr(out, "       frame           ms    calls       gpu ms\n") != NULL, "%s: worst frames header", what);
     int rows = 0;
     while (w && w[1] == ' ') {
         unsigned fnum, calls;
         double ms;
         char gpu[32];
         if (sscanf(w + 1, "%u %lf %u %31s", &fnum, &ms, &calls, gpu) != 4) {
-            CHECK(0, "%s: worst frames row %.60s", what, w + 1);
+            CHECKF(0, "%s: worst frames row %.60s", what, w + 1);
             break;
         }
         rows++;
-        CHECK(fnum < NFR && (int)fnum >= first, "%s: worst frame %u", what, fnum);
+        CHECKF(fnum < NFR && (int)fnum >= first, "%s: worst frame %u", what, fnum);
         if (fnum < NFR && gpu_dur((int)fnum) >= 0)
-            CHECK(near(atof(gpu), (double)gpu_dur((int)fnum) / 1000.0, 0.0005), "%s: worst frame %u gpu ms %s != %.3f",
+            CHECKF(near(atof(gpu), (double)gpu_dur((int)fnum) / 1000.0, 0.0005), "%s: worst frame %u gpu ms %s != %.3f",
                   what, fnum, gpu, (double)gpu_dur((int)fnum) / 1000.0);
         else
-            CHECK(strcmp(gpu, "-") == 0, "%s: worst frame %u without GPU time shows %s", what, fnum, gpu);
+            CHECKF(strcmp(gpu, "-") == 0, "%s: worst frame %u without GPU time shows %s", what, fnum, gpu);
         w = strchr(w + 1, '\n');
     }
-    CHECK(rows == 10, "%s: %d worst frames", what, rows);
-    CHECK(!strstr(out, W15_WTF_GPU_FRAME_EVENT), "%s: %s in the report", what, W15_WTF_GPU_FRAME_EVENT);
-    CHECK(strstr(out, "\nGL functions (186 call scopes;") != NULL, "%s: call scopes counted", what);
+    CHECKF(rows == 10, "%s: %d worst frames", what, rows);
+    CHECKF(!strstr(out, W15_WTF_GPU_FRAME_EVENT), "%s: %s in the report", what, W15_WTF_GPU_FRAME_EVENT);
+    CHECKF(strstr(out, "\nGL functions (186 call scopes;") != NULL, "%s: call scopes counted", what);
 }
 
 static void check_csv(const char *csv, int first, const char *what)
 {
     const char *hdr = "frame,start_ms,duration_ms,calls,gpu_ms\n";
-    CHECK(strncmp(csv, hdr, strlen(hdr)) == 0, "%s: CSV header %.60s", what, csv);
+    CHECKF(strncmp(csv, hdr, strlen(hdr)) == 0, "%s: CSV header %.60s", what, csv);
     const char *p = strchr(csv, '\n');
     int n = first;
     while (p && p[1]) {
@@ -200,34 +200,34 @@ static void check_csv(const char *csv, int first, const char *what)
         snprintf(row, sizeof row, "%.*s", eol ? (int)(eol - p) : (int)strlen(p), p);
         unsigned fnum, calls;
         double start, dur;
-        CHECK(sscanf(row, "%u,%lf,%lf,%u", &fnum, &start, &dur, &calls) == 4, "%s: CSV row %s", what, row);
-        CHECK(fnum == (unsigned)n, "%s: CSV frame %u, expected %d", what, fnum, n);
-        CHECK(calls == 3, "%s: frame %d calls %u", what, n, calls);
-        CHECK(near(dur, (double)fr_dur(n) / 1000.0, 0.0011), "%s: frame %d duration %.3f", what, n, dur);
+        CHECKF(sscanf(row, "%u,%lf,%lf,%u", &fnum, &start, &dur, &calls) == 4, "%s: CSV row %s", what, row);
+        CHECKF(fnum == (unsigned)n, "%s: CSV frame %u, expected %d", what, fnum, n);
+        CHECKF(calls == 3, "%s: frame %d calls %u", what, n, calls);
+        CHECKF(near(dur, (double)fr_dur(n) / 1000.0, 0.0011), "%s: frame %d duration %.3f", what, n, dur);
         const char *last = strrchr(row, ',');
         char want[32] = "";
         if (gpu_dur(n) >= 0)
             snprintf(want, sizeof want, "%d.%03d", (int)(gpu_dur(n) / 1000), (int)(gpu_dur(n) % 1000));
-        CHECK(last && strcmp(last + 1, want) == 0, "%s: frame %d gpu_ms \"%s\", expected \"%s\"", what, n,
+        CHECKF(last && strcmp(last + 1, want) == 0, "%s: frame %d gpu_ms \"%s\", expected \"%s\"", what, n,
               last ? last + 1 : "?", want);
         n++;
         p = eol;
     }
-    CHECK(n == NFR, "%s: CSV rows up to frame %d", what, n);
+    CHECKF(n == NFR, "%s: CSV rows up to frame %d", what, n);
 }
 
 static void check_json(json_object *j, int first, const char *what)
 {
     stats_t e = expect_gpu(first);
     json_object *g = get(j, "gpu");
-    CHECK(g, "%s: no gpu object", what);
+    CHECKF(g, "%s: no gpu object", what);
     if (!g)
         return;
-    CHECK(strcmp(json_object_get_string(get(g, "zone")), "21:main GPU") == 0, "%s: gpu zone %s", what,
+    CHECKF(strcmp(json_object_get_string(get(g, "zone")), "21:main GPU") == 0, "%s: gpu zone %s", what,
           json_object_get_string(get(g, "zone")));
-    CHECK(json_object_get_int(get(g, "scopes")) == expect_gpu(0).n, "%s: gpu scopes %d != %d", what,
+    CHECKF(json_object_get_int(get(g, "scopes")) == expect_gpu(0).n, "%s: gpu scopes %d != %d", what,
           json_object_get_int(get(g, "scopes")), expect_gpu(0).n);
-    CHECK(json_object_get_int(get(g, "frames")) == e.n, "%s: gpu frames %d != %d", what,
+    CHECKF(json_object_get_int(get(g, "frames")) == e.n, "%s: gpu frames %d != %d", what,
           json_object_get_int(get(g, "frames")), e.n);
     char wg[160];
     snprintf(wg, sizeof wg, "%s: gpu_ms", what);
@@ -239,12 +239,12 @@ static void check_json(json_object *j, int first, const char *what)
         if (gpu_dur(n) < 0)
             continue;
         json_object *x = pf ? json_object_array_get_idx(pf, k) : NULL;
-        CHECK(x && json_object_get_int(get(x, "frame")) == n && near(num(x, "gpu_ms"), (double)gpu_dur(n) / 1000.0, tol),
+        CHECKF(x && json_object_get_int(get(x, "frame")) == n && near(num(x, "gpu_ms"), (double)gpu_dur(n) / 1000.0, tol),
               "%s: per_frame[%zu] %s, expected frame %d %.3f ms", what, k, x ? json_object_to_json_string(x) : "(none)",
               n, (double)gpu_dur(n) / 1000.0);
         k++;
     }
-    CHECK(pf && json_object_array_length(pf) == k, "%s: per_frame has %zu entries, expected %zu", what,
+    CHECKF(pf && json_object_array_length(pf) == k, "%s: per_frame has %zu entries, expected %zu", what,
           pf ? json_object_array_length(pf) : 0, k);
     /* worst frames carry gpu_ms when they have GPU time */
     json_object *wa = get(j, "worst");
@@ -252,23 +252,23 @@ static void check_json(json_object *j, int first, const char *what)
         json_object *x = json_object_array_get_idx(wa, i);
         int n = json_object_get_int(get(x, "frame"));
         if (n >= 0 && n < NFR && gpu_dur(n) >= 0)
-            CHECK(near(num(x, "gpu_ms"), (double)gpu_dur(n) / 1000.0, tol), "%s: worst frame %d gpu_ms", what, n);
+            CHECKF(near(num(x, "gpu_ms"), (double)gpu_dur(n) / 1000.0, tol), "%s: worst frame %d gpu_ms", what, n);
         else
-            CHECK(!get(x, "gpu_ms"), "%s: worst frame %d without GPU time has gpu_ms", what, n);
+            CHECKF(!get(x, "gpu_ms"), "%s: worst frame %d without GPU time has gpu_ms", what, n);
     }
     /* the function table: the GL calls only */
     json_object *fa = get(j, "functions");
     size_t nf = fa ? json_object_array_length(fa) : 0;
-    CHECK(nf == F__N, "%s: %zu functions listed, expected %d", what, nf, F__N);
+    CHECKF(nf == F__N, "%s: %zu functions listed, expected %d", what, nf, F__N);
     for (size_t i = 0; i < nf; i++) {
         json_object *f = json_object_array_get_idx(fa, i);
         const char *nm = json_object_get_string(get(f, "name"));
-        CHECK(strcmp(nm, W15_WTF_GPU_FRAME_EVENT) != 0, "%s: %s in the function table", what, nm);
+        CHECKF(strcmp(nm, W15_WTF_GPU_FRAME_EVENT) != 0, "%s: %s in the function table", what, nm);
         int64_t want = strcmp(nm, "glDrawArrays") == 0 ? NFR + NFR / 10 : NFR;
-        CHECK(json_object_get_int64(get(f, "count")) == want, "%s: %s count %lld != %lld", what, nm,
+        CHECKF(json_object_get_int64(get(f, "count")) == want, "%s: %s count %lld != %lld", what, nm,
               (long long)json_object_get_int64(get(f, "count")), (long long)want);
     }
-    CHECK(json_object_get_int(get(j, "calls")) == 3 * NFR + NFR / 10, "%s: calls %d", what,
+    CHECKF(json_object_get_int(get(j, "calls")) == 3 * NFR + NFR / 10, "%s: calls %d", what,
           json_object_get_int(get(j, "calls")));
 }
 
@@ -305,46 +305,46 @@ static void check_chrome(const char *path)
             if (n >= 0 && n < NFR) {
                 frame_ts[n] = json_object_get_int64(get(e, "ts"));
                 if (gpu_dur(n) >= 0)
-                    CHECK(near(num(a, "gpu_ms"), (double)gpu_dur(n) / 1000.0, 1e-9), "export: frame %d gpu_ms %s", n,
+                    CHECKF(near(num(a, "gpu_ms"), (double)gpu_dur(n) / 1000.0, 1e-9), "export: frame %d gpu_ms %s", n,
                           json_object_to_json_string(a));
                 else
-                    CHECK(!get(a, "gpu_ms"), "export: frame %d without GPU time has gpu_ms", n);
+                    CHECKF(!get(a, "gpu_ms"), "export: frame %d without GPU time has gpu_ms", n);
             }
         }
     }
-    CHECK(main_tid > 0 && gpu_tid > 0 && frames_tid > 0, "export: tracks main %lld gpu %lld frames %lld",
+    CHECKF(main_tid > 0 && gpu_tid > 0 && frames_tid > 0, "export: tracks main %lld gpu %lld frames %lld",
           (long long)main_tid, (long long)gpu_tid, (long long)frames_tid);
-    CHECK(gpu_tid != main_tid && gpu_tid != frames_tid, "export: the GPU track shares a tid (%lld)", (long long)gpu_tid);
+    CHECKF(gpu_tid != main_tid && gpu_tid != frames_tid, "export: the GPU track shares a tid (%lld)", (long long)gpu_tid);
     int ngpu = 0, prev = -1;
     for (size_t i = 0; i < nev; i++) {
         json_object *e = json_object_array_get_idx(evs, i);
         const char *cat = json_object_get_string(get(e, "cat"));
         int64_t tid = json_object_get_int64(get(e, "tid"));
         if (cat && strcmp(cat, "gl") == 0)
-            CHECK(tid != gpu_tid, "export: a GL call on the GPU track");
+            CHECKF(tid != gpu_tid, "export: a GL call on the GPU track");
         if (!cat || strcmp(cat, "gpu") != 0)
             continue;
         ngpu++;
         int n = json_object_get_int(get(get(e, "args"), "frame"));
         char want[32];
         snprintf(want, sizeof want, "GPU frame %d", n);
-        CHECK(strcmp(json_object_get_string(get(e, "name")), want) == 0, "export: GPU slice %s for frame %d",
+        CHECKF(strcmp(json_object_get_string(get(e, "name")), want) == 0, "export: GPU slice %s for frame %d",
               json_object_get_string(get(e, "name")), n);
-        CHECK(strcmp(json_object_get_string(get(e, "ph")), "X") == 0, "export: GPU slice ph");
-        CHECK(tid == gpu_tid, "export: GPU frame %d on tid %lld", n, (long long)tid);
-        CHECK(n > prev && n < NFR && gpu_dur(n) >= 0, "export: GPU frame %d after %d", n, prev);
+        CHECKF(strcmp(json_object_get_string(get(e, "ph")), "X") == 0, "export: GPU slice ph");
+        CHECKF(tid == gpu_tid, "export: GPU frame %d on tid %lld", n, (long long)tid);
+        CHECKF(n > prev && n < NFR && gpu_dur(n) >= 0, "export: GPU frame %d after %d", n, prev);
         if (n > prev && n < NFR && gpu_dur(n) >= 0) {
             int64_t ts = json_object_get_int64(get(e, "ts")), dur = json_object_get_int64(get(e, "dur"));
-            CHECK(dur == gpu_dur(n), "export: GPU frame %d lasts %lld us, expected %lld", n, (long long)dur,
+            CHECKF(dur == gpu_dur(n), "export: GPU frame %d lasts %lld us, expected %lld", n, (long long)dur,
                   (long long)gpu_dur(n));
             /* across generations times may be 1 us apart (timebases in ms
              * with 3 decimals) */
-            CHECK(frame_ts[n] >= 0 && llabs(ts - frame_ts[n] - GPU_LAG) <= 1, "export: GPU frame %d at +%lld us", n,
+            CHECKF(frame_ts[n] >= 0 && llabs(ts - frame_ts[n] - GPU_LAG) <= 1, "export: GPU frame %d at +%lld us", n,
                   (long long)(ts - frame_ts[n]));
         }
         prev = n;
     }
-    CHECK(ngpu == expect_gpu(0).n, "export: %d GPU slices, expected %d", ngpu, expect_gpu(0).n);
+    CHECKF(ngpu == expect_gpu(0).n, "export: %d GPU slices, expected %d", ngpu, expect_gpu(0).n);
     json_object_put(root);
 }
 
@@ -393,11 +393,11 @@ int main(int argc, char **argv)
         write_capture(nogpu, 0, 2))
         return 1;
     struct stat sb;
-    CHECK(stat(g1, &sb) == 0 && stat(g4, &sb) != 0, "the rotated capture is not 2-4 files");
+    CHECKF(stat(g1, &sb) == 0 && stat(g4, &sb) != 0, "the rotated capture is not 2-4 files");
 
     /* text, whole capture and --skip */
     result_t r = run("frames", gpu, NULL);
-    CHECK(r.status == 0 && strstr(r.out, "read:        "), "frames: exit %d, %s", r.status, r.err);
+    CHECKF(r.status == 0 && strstr(r.out, "read:        "), "frames: exit %d, %s", r.status, r.err);
     check_text(r.out, 0, "frames");
     result_free(&r);
     char skip[16];
@@ -408,7 +408,7 @@ int main(int argc, char **argv)
 
     /* CSV */
     r = run("frames", "--csv", gpu, NULL);
-    CHECK(r.status == 0, "frames --csv: exit %d", r.status);
+    CHECKF(r.status == 0, "frames --csv: exit %d", r.status);
     check_csv(r.out, 0, "frames --csv");
     result_free(&r);
     r = run("frames", "--csv", "--skip", skip, gpu, NULL);
@@ -431,14 +431,14 @@ int main(int argc, char **argv)
     char *svg = path_of("gpu.svg");
     r = run("frames", "--svg", svg, gpu, NULL);
     char *s = slurp(svg, NULL);
-    CHECK(r.status == 0 && strstr(s, "stroke=\"#ff7f0e\"") && strstr(s, "GPU time: median"), "frames --svg: no GPU series");
+    CHECKF(r.status == 0 && strstr(s, "stroke=\"#ff7f0e\"") && strstr(s, "GPU time: median"), "frames --svg: no GPU series");
     free(s);
     result_free(&r);
 
     /* export --chrome */
     char *chrome = path_of("gpu.json");
     r = run("export", "--chrome", chrome, gpu, NULL);
-    CHECK(r.status == 0, "export: exit %d %s", r.status, r.err);
+    CHECKF(r.status == 0, "export: exit %d %s", r.status, r.err);
     check_chrome(chrome);
     result_free(&r);
 
@@ -448,13 +448,13 @@ int main(int argc, char **argv)
     unlink(oj);
     unlink(ot);
     r = run("wtf-json", one, oj, NULL);
-    CHECK(r.status == 0, "wtf-json: exit %d %s", r.status, r.err);
+    CHECKF(r.status == 0, "wtf-json: exit %d %s", r.status, r.err);
     result_free(&r);
     r = run("wtf-json", oj, ot, NULL);
-    CHECK(r.status == 0, "wtf-json back: exit %d %s", r.status, r.err);
+    CHECKF(r.status == 0, "wtf-json back: exit %d %s", r.status, r.err);
     result_free(&r);
     char *js = slurp(oj, NULL);
-    CHECK(strstr(js, "\"21:main GPU\",\"native_gpu\"") && strstr(js, "\"signature\":\"wip15.gpuFrame(uint32 frame)\""),
+    CHECKF(strstr(js, "\"21:main GPU\",\"native_gpu\"") && strstr(js, "\"signature\":\"wip15.gpuFrame(uint32 frame)\""),
           "wtf-json: the GPU zone or the gpuFrame definition is missing");
     free(js);
     result_t ra = run("frames", "--json", one, NULL), rb = run("frames", "--json", oj, NULL),
@@ -463,7 +463,7 @@ int main(int argc, char **argv)
     check_json(ja, 0, "frames one.wtf-trace");
     const char *ga = json_object_to_json_string(get(ja, "gpu")), *gb = json_object_to_json_string(get(jb, "gpu")),
                *gc = json_object_to_json_string(get(jc, "gpu"));
-    CHECK(strcmp(ga, gb) == 0 && strcmp(ga, gc) == 0, "round trip: gpu %s / %s / %s", ga, gb, gc);
+    CHECKF(strcmp(ga, gb) == 0 && strcmp(ga, gc) == 0, "round trip: gpu %s / %s / %s", ga, gb, gc);
     json_object_put(ja);
     json_object_put(jb);
     json_object_put(jc);
@@ -477,7 +477,7 @@ int main(int argc, char **argv)
     jb = parse(&rb, "frames gpu");
     ga = json_object_to_json_string(get(ja, "gpu"));
     gb = json_object_to_json_string(get(jb, "gpu"));
-    CHECK(strcmp(ga, gb) == 0, "one file / rotated: gpu %s / %s", ga, gb);
+    CHECKF(strcmp(ga, gb) == 0, "one file / rotated: gpu %s / %s", ga, gb);
     json_object_put(ja);
     json_object_put(jb);
     result_free(&ra);
@@ -485,17 +485,17 @@ int main(int argc, char **argv)
 
     /* a GPU zone without scopes: a note, no column */
     r = run("frames", empty, NULL);
-    CHECK(r.status == 0 && strstr(r.out, "\ngpu time:    none (zone \"21:main GPU\" has no GPU frame scopes)\n") &&
+    CHECKF(r.status == 0 && strstr(r.out, "\ngpu time:    none (zone \"21:main GPU\" has no GPU frame scopes)\n") &&
               !strstr(r.out, "gpu ms"),
           "frames, empty GPU zone:\n%s", r.out);
     result_free(&r);
     r = run("frames", "--csv", empty, NULL);
-    CHECK(strncmp(r.out, "frame,start_ms,duration_ms,calls\n", 33) == 0, "frames --csv, empty GPU zone: %.60s", r.out);
+    CHECKF(strncmp(r.out, "frame,start_ms,duration_ms,calls\n", 33) == 0, "frames --csv, empty GPU zone: %.60s", r.out);
     result_free(&r);
     r = run("frames", "--json", empty, NULL);
     j = parse(&r, "frames --json, empty GPU zone");
     json_object *g = get(j, "gpu");
-    CHECK(g && json_object_get_int(get(g, "scopes")) == 0 && json_object_get_int(get(g, "frames")) == 0 &&
+    CHECKF(g && json_object_get_int(get(g, "scopes")) == 0 && json_object_get_int(get(g, "frames")) == 0 &&
               !get(g, "gpu_ms") && json_object_array_length(get(g, "per_frame")) == 0,
           "frames --json, empty GPU zone: %s", g ? json_object_to_json_string(g) : "(no gpu)");
     json_object_put(j);
@@ -505,24 +505,24 @@ int main(int argc, char **argv)
      * empty-zone capture without its note */
     result_t re = run("frames", empty, NULL);
     r = run("frames", nogpu, NULL);
-    CHECK(r.status == 0 && !strstr(body(r.out), "gpu") && !strstr(body(r.out), "GPU"), "frames, no GPU zone:\n%s", r.out);
+    CHECKF(r.status == 0 && !strstr(body(r.out), "gpu") && !strstr(body(r.out), "GPU"), "frames, no GPU zone:\n%s", r.out);
     char *want = strdup(body(re.out)), *note = strstr(want, "gpu time:    none");
     if (note) {
         char *eol = strchr(note, '\n');
         memmove(note, eol + 1, strlen(eol + 1) + 1);
     }
-    CHECK(strcmp(body(r.out), want) == 0, "frames, no GPU zone, differs from the empty zone's:\n%s\n---\n%s", body(r.out),
+    CHECKF(strcmp(body(r.out), want) == 0, "frames, no GPU zone, differs from the empty zone's:\n%s\n---\n%s", body(r.out),
           want);
     free(want);
     result_free(&re);
     result_free(&r);
     r = run("frames", "--json", nogpu, NULL);
     j = parse(&r, "frames --json, no GPU zone");
-    CHECK(!get(j, "gpu") && !strstr(r.out, "gpu_ms"), "frames --json, no GPU zone: %s", r.out);
+    CHECKF(!get(j, "gpu") && !strstr(r.out, "gpu_ms"), "frames --json, no GPU zone: %s", r.out);
     json_object_put(j);
     result_free(&r);
     r = run("frames", "--csv", nogpu, NULL);
-    CHECK(r.status == 0 && !strstr(r.out, "gpu"), "frames --csv, no GPU zone: %.80s", r.out);
+    CHECKF(r.status == 0 && !strstr(r.out, "gpu"), "frames --csv, no GPU zone: %.80s", r.out);
     result_free(&r);
 
     free(gpu);
@@ -535,7 +535,7 @@ int main(int argc, char **argv)
     free(chrome);
     free(oj);
     free(ot);
-    if (!failures)
+    if (!check_failed)
         printf("test_gpu_tools: ok\n");
-    return failures ? 1 : 0;
+    return check_failed ? 1 : 0;
 }

@@ -5,6 +5,7 @@
  *   test_wtf_reader DIR     (scratch directory)
  */
 #define _GNU_SOURCE
+#include "check.h"
 #include "clock.h"
 #include "wtf_analysis.h"
 #include "wtf_emitter.h"
@@ -15,17 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static int failures;
-#define CHECK(c, ...)                                                                                                  \
-    do {                                                                                                               \
-        if (!(c)) {                                                                                                    \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                                       \
-            fprintf(stderr, __VA_ARGS__);                                                                              \
-            fputc('\n', stderr);                                                                                       \
-            failures++;                                                                                                \
-        }                                                                                                              \
-    } while (0)
 
 static size_t count_named(const w15_wtf_file_t *f, const char *name)
 {
@@ -103,25 +93,25 @@ static void test_good(const char *path)
     char err[512];
     w15_wtf_file_t *f;
     w15_wtf_err_t e = w15_wtf_read(path, 0, &f, err, sizeof err);
-    CHECK(e == W15_WTF_E_OK, "read good file: %s", err);
+    CHECKF(e == W15_WTF_E_OK, "read good file: %s", err);
     if (e != W15_WTF_E_OK)
         return;
-    CHECK(f->nzones == 2, "zones %u", f->nzones);
-    CHECK(count_named(f, "glDrawArrays") == 36, "draws %zu", count_named(f, "glDrawArrays"));
-    CHECK(count_named(f, "pass") == 12, "groups %zu", count_named(f, "pass"));
-    CHECK(count_named(f, "mark") == 12, "markers %zu", count_named(f, "mark"));
-    CHECK(count_named(f, W15_WTF_EV_SCOPE_LEAVE) == 60, "leaves %zu", count_named(f, W15_WTF_EV_SCOPE_LEAVE));
-    CHECK(f->timebase > 1.6e12, "timebase %f", f->timebase);
+    CHECKF(f->nzones == 2, "zones %u", f->nzones);
+    CHECKF(count_named(f, "glDrawArrays") == 36, "draws %zu", count_named(f, "glDrawArrays"));
+    CHECKF(count_named(f, "pass") == 12, "groups %zu", count_named(f, "pass"));
+    CHECKF(count_named(f, "mark") == 12, "markers %zu", count_named(f, "mark"));
+    CHECKF(count_named(f, W15_WTF_EV_SCOPE_LEAVE) == 60, "leaves %zu", count_named(f, W15_WTF_EV_SCOPE_LEAVE));
+    CHECKF(f->timebase > 1.6e12, "timebase %f", f->timebase);
     w15_timeline_t tl;
     w15_frame_stats_t st;
-    CHECK(w15_timeline_build(f, &tl) == 0, "timeline");
-    CHECK(tl.nframes == 12, "frames %zu", tl.nframes);
-    CHECK(w15_frame_stats(&tl, 0, &st) == 0, "stats");
-    CHECK(st.n == 6, "frames of the first zone %zu", st.n);
+    CHECKF(w15_timeline_build(f, &tl) == 0, "timeline");
+    CHECKF(tl.nframes == 12, "frames %zu", tl.nframes);
+    CHECKF(w15_frame_stats(&tl, 0, &st) == 0, "stats");
+    CHECKF(st.n == 6, "frames of the first zone %zu", st.n);
     for (size_t i = 0; i < st.n; i++)
-        CHECK(st.frames[i]->ncalls == 4, "calls in frame %zu: %u", i, st.frames[i]->ncalls);
+        CHECKF(st.frames[i]->ncalls == 4, "calls in frame %zu: %u", i, st.frames[i]->ncalls);
     /* frame = 12 steps of 1 us */
-    CHECK(st.median_ms > 0.0115 && st.median_ms < 0.0125, "median %f", st.median_ms);
+    CHECKF(st.median_ms > 0.0115 && st.median_ms < 0.0125, "median %f", st.median_ms);
     w15_frame_stats_free(&st);
     w15_timeline_free(&tl);
     w15_wtf_file_free(f);
@@ -141,8 +131,8 @@ static void test_truncation(const uint8_t *b, size_t n)
             continue; /* a complete file */
         w15_wtf_file_t *f = NULL;
         w15_wtf_err_t e = w15_wtf_read_mem(b, cut, "cut", 0, &f, err, sizeof err);
-        CHECK(e != W15_WTF_E_OK, "prefix of %zu bytes accepted", cut);
-        CHECK(strstr(err, "cut: byte ") != NULL, "message without byte offset: %s", err);
+        CHECKF(e != W15_WTF_E_OK, "prefix of %zu bytes accepted", cut);
+        CHECKF(strstr(err, "cut: byte ") != NULL, "message without byte offset: %s", err);
         w15_wtf_file_free(f);
     }
     /* chunk boundaries */
@@ -152,15 +142,15 @@ static void test_truncation(const uint8_t *b, size_t n)
         nchunks++;
         w15_wtf_file_t *f = NULL;
         w15_wtf_err_t e = w15_wtf_read_mem(b, off, "cut", 0, &f, err, sizeof err);
-        CHECK(e == W15_WTF_E_OK, "prefix at chunk boundary %zu rejected: %s", off, err);
+        CHECKF(e == W15_WTF_E_OK, "prefix at chunk boundary %zu rejected: %s", off, err);
         w15_wtf_file_free(f);
         if (off < n) {
             e = w15_wtf_read_mem(b, off + 7 < n ? off + 7 : n - 1, "cut", W15_WTF_READ_LENIENT, &f, err, sizeof err);
-            CHECK(e == W15_WTF_E_OK && strstr(err, "byte"), "lenient read of a cut last chunk: %d %s", e, err);
+            CHECKF(e == W15_WTF_E_OK && strstr(err, "byte"), "lenient read of a cut last chunk: %d %s", e, err);
             w15_wtf_file_free(f);
         }
     }
-    CHECK(off == n && nchunks >= 4, "chunk walk ended at %zu of %zu after %zu chunks", off, n, nchunks);
+    CHECKF(off == n && nchunks >= 4, "chunk walk ended at %zu of %zu after %zu chunks", off, n, nchunks);
 }
 
 static void expect_error(const uint8_t *b, size_t n, const char *what, const char *needle)
@@ -168,8 +158,8 @@ static void expect_error(const uint8_t *b, size_t n, const char *what, const cha
     char err[512];
     w15_wtf_file_t *f = NULL;
     w15_wtf_err_t e = w15_wtf_read_mem(b, n, "bad", 0, &f, err, sizeof err);
-    CHECK(e != W15_WTF_E_OK, "%s accepted", what);
-    CHECK(strstr(err, needle) != NULL, "%s: message \"%s\" lacks \"%s\"", what, err, needle);
+    CHECKF(e != W15_WTF_E_OK, "%s accepted", what);
+    CHECKF(strstr(err, needle) != NULL, "%s: message \"%s\" lacks \"%s\"", what, err, needle);
     w15_wtf_file_free(f);
 }
 
@@ -226,7 +216,7 @@ static void test_damage(const uint8_t *orig, size_t n)
                 w15_timeline_free(&tl);
             }
         } else {
-            CHECK(strstr(err, "fuzz: byte ") != NULL, "damaged file message without offset: %s", err);
+            CHECKF(strstr(err, "fuzz: byte ") != NULL, "damaged file message without offset: %s", err);
         }
         w15_wtf_file_free(f);
     }
@@ -250,18 +240,18 @@ static void test_json_tolerance(void)
         snprintf(text, sizeof text, "%s%s", json_head, tails[i]);
         w15_wtf_file_t *f = NULL;
         w15_wtf_err_t e = w15_wtf_json_read_mem(text, strlen(text), "t.wtf-json", &f, err, sizeof err);
-        CHECK(e == W15_WTF_E_OK, "tail \"%s\": %s", tails[i], err);
+        CHECKF(e == W15_WTF_E_OK, "tail \"%s\": %s", tails[i], err);
         if (e != W15_WTF_E_OK)
             continue;
         /* 2 defines + auto-defined wtf.scope#leave + 3 events */
-        CHECK(f->nevents == 6, "tail \"%s\": %zu events", tails[i], f->nevents);
-        CHECK(f->timebase == 1000, "timebase");
+        CHECKF(f->nevents == 6, "tail \"%s\": %zu events", tails[i], f->nevents);
+        CHECKF(f->timebase == 1000, "timebase");
         const w15_wtf_def_t *d = w15_wtf_def_by_name(f, "my.custom#event");
-        CHECK(d && d->cls == 1 && d->nargs == 2 && d->wire == 9, "definition");
-        CHECK(count_named(f, "my.custom#event") == 1 && count_named(f, "inst") == 1, "events");
+        CHECKF(d && d->cls == 1 && d->nargs == 2 && d->wire == 9, "definition");
+        CHECKF(count_named(f, "my.custom#event") == 1 && count_named(f, "inst") == 1, "events");
         for (size_t k = 0; k < f->nevents; k++)
             if (f->events[k].def == d)
-                CHECK(f->events[k].time == 1500 && f->events[k].args[0].v.u == 7 && strcmp(f->events[k].args[1].v.s, "x") == 0,
+                CHECKF(f->events[k].time == 1500 && f->events[k].args[0].v.u == 7 && strcmp(f->events[k].args[1].v.s, "x") == 0,
                       "event values");
         w15_wtf_file_free(f);
     }
@@ -272,8 +262,8 @@ static void test_json_tolerance(void)
         char err[512];
         w15_wtf_file_t *f = NULL;
         w15_wtf_err_t e = w15_wtf_json_read_mem(bad[i], strlen(bad[i]), "b.wtf-json", &f, err, sizeof err);
-        CHECK(e != W15_WTF_E_OK, "bad json %zu accepted", i);
-        CHECK(strstr(err, "b.wtf-json: byte ") && strstr(err, "entry"), "bad json %zu message: %s", i, err);
+        CHECKF(e != W15_WTF_E_OK, "bad json %zu accepted", i);
+        CHECKF(strstr(err, "b.wtf-json: byte ") && strstr(err, "entry"), "bad json %zu message: %s", i, err);
         w15_wtf_file_free(f);
     }
 }
@@ -291,18 +281,18 @@ static void test_hostile_defs(void)
                      "{\"event\":\"wtf.timing#frameStart\",\"time\":3,\"args\":[\"1\"]}]";
     char err[512];
     w15_wtf_file_t *f = NULL;
-    CHECK(w15_wtf_json_read_mem(zone, strlen(zone), "z.wtf-json", &f, err, sizeof err) != W15_WTF_E_OK &&
+    CHECKF(w15_wtf_json_read_mem(zone, strlen(zone), "z.wtf-json", &f, err, sizeof err) != W15_WTF_E_OK &&
               strstr(err, "not an integer zone id"),
           "zone#create with a string id: %s", err);
     w15_wtf_file_free(f);
     f = NULL;
-    CHECK(w15_wtf_json_read_mem(ts, strlen(ts), "t.wtf-json", &f, err, sizeof err) == W15_WTF_E_OK, "%s", err);
+    CHECKF(w15_wtf_json_read_mem(ts, strlen(ts), "t.wtf-json", &f, err, sizeof err) == W15_WTF_E_OK, "%s", err);
     if (f) {
         w15_timeline_t tl;
-        CHECK(w15_timeline_build(f, &tl) == 0, "timeline");
-        CHECK(tl.ninstants == 1 && strcmp(tl.instants[0].name, "unnamed.instance") == 0, "time stamp with a number name");
-        CHECK(tl.nscopes == 1 && strcmp(tl.scopes[0].name, "unnamed.scope") == 0, "scope with a number name");
-        CHECK(tl.nframes == 0, "frame with a string number");
+        CHECKF(w15_timeline_build(f, &tl) == 0, "timeline");
+        CHECKF(tl.ninstants == 1 && strcmp(tl.instants[0].name, "unnamed.instance") == 0, "time stamp with a number name");
+        CHECKF(tl.nscopes == 1 && strcmp(tl.scopes[0].name, "unnamed.scope") == 0, "scope with a number name");
+        CHECKF(tl.nframes == 0, "frame with a string number");
         w15_timeline_free(&tl);
     }
     w15_wtf_file_free(f);
@@ -314,25 +304,25 @@ static void test_roundtrip(const char *path, const char *dir)
     snprintf(jp, sizeof jp, "%s/rt.wtf-json", dir);
     snprintf(tp, sizeof tp, "%s/rt.wtf-trace", dir);
     w15_wtf_file_t *a = NULL, *b = NULL, *c = NULL;
-    CHECK(w15_wtf_read(path, 0, &a, err, sizeof err) == 0, "%s", err);
+    CHECKF(w15_wtf_read(path, 0, &a, err, sizeof err) == 0, "%s", err);
     FILE *fp = fopen(jp, "w");
-    CHECK(fp && a && w15_wtf_json_write(a, fp) == 0, "json write");
+    CHECKF(fp && a && w15_wtf_json_write(a, fp) == 0, "json write");
     if (fp)
         fclose(fp);
-    CHECK(w15_wtf_json_read(jp, &b, err, sizeof err) == 0, "json read back: %s", err);
-    CHECK(b && w15_wtf_write(b, tp, err, sizeof err) == 0, "trace write: %s", err);
-    CHECK(w15_wtf_read(tp, 0, &c, err, sizeof err) == 0, "trace read back: %s", err);
+    CHECKF(w15_wtf_json_read(jp, &b, err, sizeof err) == 0, "json read back: %s", err);
+    CHECKF(b && w15_wtf_write(b, tp, err, sizeof err) == 0, "trace write: %s", err);
+    CHECKF(w15_wtf_read(tp, 0, &c, err, sizeof err) == 0, "trace read back: %s", err);
     if (a && b && c) {
-        CHECK(a->nevents == b->nevents && b->nevents == c->nevents, "events %zu %zu %zu", a->nevents, b->nevents, c->nevents);
+        CHECKF(a->nevents == b->nevents && b->nevents == c->nevents, "events %zu %zu %zu", a->nevents, b->nevents, c->nevents);
         for (size_t i = 0; i < a->nevents && i < c->nevents; i++) {
             const w15_wtf_event_t *x = &a->events[i], *y = &c->events[i];
-            CHECK(strcmp(x->def->name, y->def->name) == 0 && x->time == y->time && x->zone == y->zone, "event %zu differs", i);
+            CHECKF(strcmp(x->def->name, y->def->name) == 0 && x->time == y->time && x->zone == y->zone, "event %zu differs", i);
             for (uint32_t k = 0; k < x->def->nargs && k < y->def->nargs; k++) {
                 const w15_wtf_value_t *u = &x->args[k], *v = &y->args[k];
                 if (u->type == W15_WTF_T_ASCII || u->type == W15_WTF_T_UTF8)
-                    CHECK((!u->v.s && !v->v.s) || (u->v.s && v->v.s && strcmp(u->v.s, v->v.s) == 0), "event %zu arg %u", i, k);
+                    CHECKF((!u->v.s && !v->v.s) || (u->v.s && v->v.s && strcmp(u->v.s, v->v.s) == 0), "event %zu arg %u", i, k);
                 else if (!w15_wtf_type_is_array(u->type))
-                    CHECK(u->v.u == v->v.u, "event %zu arg %u: %u != %u", i, k, u->v.u, v->v.u);
+                    CHECKF(u->v.u == v->v.u, "event %zu arg %u: %u != %u", i, k, u->v.u, v->v.u);
             }
         }
     }
@@ -344,11 +334,11 @@ static void test_roundtrip(const char *path, const char *dir)
 static void test_percentile(void)
 {
     double v[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
-    CHECK(w15_percentile(v, 10, 90) == 9, "p90");
-    CHECK(w15_percentile(v, 10, 95) == 10, "p95");
-    CHECK(w15_percentile(v, 10, 10) == 1, "p10");
-    CHECK(w15_percentile(v, 10, 11) == 2, "p11");
-    CHECK(w15_percentile(v, 1, 99) == 1, "one value");
+    CHECKF(w15_percentile(v, 10, 90) == 9, "p90");
+    CHECKF(w15_percentile(v, 10, 95) == 10, "p95");
+    CHECKF(w15_percentile(v, 10, 10) == 1, "p10");
+    CHECKF(w15_percentile(v, 10, 11) == 2, "p11");
+    CHECKF(w15_percentile(v, 1, 99) == 1, "one value");
 }
 
 int main(int argc, char **argv)
@@ -363,7 +353,7 @@ int main(int argc, char **argv)
         return 1;
     size_t n;
     uint8_t *b = slurp(path, &n);
-    CHECK(b && n > 100, "trace written");
+    CHECKF(b && n > 100, "trace written");
     test_good(path);
     if (b) {
         test_truncation(b, n);
@@ -374,9 +364,9 @@ int main(int argc, char **argv)
     test_hostile_defs();
     test_roundtrip(path, argv[1]);
     test_percentile();
-    if (failures)
-        fprintf(stderr, "%d failure(s)\n", failures);
+    if (check_failed)
+        fprintf(stderr, "%d failure(s)\n", check_failed);
     else
         printf("ok\n");
-    return failures ? 1 : 0;
+    return check_failed ? 1 : 0;
 }

@@ -1,13 +1,13 @@
 /* tooltest.h -- what the tests that run the `wip15` command on synthetic
- * captures share (test_gpu_tools.c, test_rotation_tools.c): CHECK, running
+ * captures share (test_gpu_tools.c, test_rotation_tools.c): running
  * wip15 with its output caught, files and paths, json-c accessors, and the
  * expected frame statistics (nearest rank, as docs/WTF.md defines them).
  *
  * Header only, for a test made of one source file: include it once, after
  * `#define _GNU_SOURCE`.  Set g_wip15 (the command) and g_dir (the output
- * directory, made with mkdirs) before calling run() or path_of().  A test
- * may define TOOLTEST_MAX_FAILURES (default 40) before including it: CHECK
- * exits with status 1 after that many failures. */
+ * directory, made with mkdirs) before calling run() or path_of().  The
+ * checks are tests/check.h's; a test may define CHECK_MAX_FAILURES before
+ * including this (default here 40). */
 #ifndef W15_TOOLTEST_H
 #define W15_TOOLTEST_H
 
@@ -23,21 +23,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#ifndef TOOLTEST_MAX_FAILURES
-#define TOOLTEST_MAX_FAILURES 40
+#ifndef CHECK_MAX_FAILURES
+#define CHECK_MAX_FAILURES 40
 #endif
-
-static int failures;
-#define CHECK(c, ...)                                                                                                  \
-    do {                                                                                                               \
-        if (!(c)) {                                                                                                    \
-            fprintf(stderr, "FAIL (line %d): ", __LINE__);                                                             \
-            fprintf(stderr, __VA_ARGS__);                                                                              \
-            fputc('\n', stderr);                                                                                       \
-            if (++failures > TOOLTEST_MAX_FAILURES)                                                                    \
-                exit(1);                                                                                               \
-        }                                                                                                              \
-    } while (0)
+#include "check.h"
 
 static const char *g_wip15, *g_dir;
 
@@ -119,7 +108,7 @@ __attribute__((format(printf, 1, 2))) static inline char *path_of(const char *fm
     va_start(ap, fmt);
     int ok = vasprintf(&name, fmt, ap) >= 0;
     va_end(ap);
-    CHECK(ok && asprintf(&p, "%s/%s", g_dir, name) > 0, "asprintf");
+    CHECKF(ok && asprintf(&p, "%s/%s", g_dir, name) > 0, "asprintf");
     free(name);
     return p;
 }
@@ -157,7 +146,7 @@ static inline double num(json_object *o, const char *k)
 static inline json_object *parse(const result_t *r, const char *what)
 {
     json_object *j = json_tokener_parse(r->out);
-    CHECK(j && r->status == 0, "%s: exit %d, stdout not JSON: %.200s %s", what, r->status, r->out, r->err);
+    CHECKF(j && r->status == 0, "%s: exit %d, stdout not JSON: %.200s %s", what, r->status, r->out, r->err);
     return j;
 }
 
@@ -168,7 +157,7 @@ static inline json_object *chrome_events(const char *path, json_object **root)
 {
     *root = json_object_from_file(path);
     json_object *evs = get(*root, "traceEvents");
-    CHECK(evs && json_object_is_type(evs, json_type_array), "%s: no traceEvents", path);
+    CHECKF(evs && json_object_is_type(evs, json_type_array), "%s: no traceEvents", path);
     if (!evs) {
         json_object_put(*root);
         *root = NULL;
@@ -238,7 +227,7 @@ static inline void check_stats_json(json_object *o, const stats_t *e, double tol
     const double want[7] = {e->mean, e->median, e->p90, e->p95, e->p99, e->max, e->min};
     for (int i = 0; i < 7; i++) {
         double got = num(o, names[i]);
-        CHECK(fabs(got - want[i]) <= tol + rel * fabs(want[i]), "%s: %s %.6f != %.6f", what, names[i], got, want[i]);
+        CHECKF(fabs(got - want[i]) <= tol + rel * fabs(want[i]), "%s: %s %.6f != %.6f", what, names[i], got, want[i]);
     }
 }
 
