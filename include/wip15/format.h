@@ -323,12 +323,101 @@ int w15_put_data(w15_buf_t *buf, const void *data, uint32_t size);
  * buf->failed set). */
 int w15_put_data_sz(w15_buf_t *buf, const void *data, size_t size, w15_error_t *err);
 
+/* The empty Value of a type: count 0 for an array; 0, 0.0, an empty String
+ * or an empty Data (method None) for a scalar; nothing for Void and
+ * FunctionPtr.  A pointer whose contents are not recorded is written as
+ * this (docs/FORMAT.md "Pointers").  The group index, when the type has a
+ * group, is the caller's to write after it.  Reserve W15_MAX_EMPTY first. */
+#define W15_MAX_EMPTY 9
+static inline void w15_put_empty(w15_buf_t *b, unsigned base, int is_array)
+{
+    if (is_array) {
+        w15_put_u32(b, 0);
+        return;
+    }
+    switch (base) {
+    case W15_UINT: case W15_INT: case W15_PTR: case W15_BOOL:
+        w15_put_u8(b, 0);
+        break;
+    case W15_FLOAT: case W15_STRING:
+        w15_put_u32(b, 0);
+        break;
+    case W15_DOUBLE:
+        w15_put_u32(b, 0);
+        w15_put_u32(b, 0);
+        break;
+    case W15_DATA:
+        w15_put_u8(b, W15_COMP_NONE);
+        w15_put_u32(b, 0);
+        w15_put_u32(b, 0);
+        break;
+    default: /* Void, FunctionPtr: no bytes */
+        break;
+    }
+}
+
 /* Helpers that write a whole declaration (they reserve room themselves).
  * When the buffer had no uncommitted bytes before, the declaration is
  * committed (w15_buf_commit).  Return 0 or -1 when out of memory. */
 int w15_put_decl_func(w15_buf_t *buf, uint32_t index, const char *name,
                       w15_type_t result, uint32_t nargs, const w15_type_t *args);
 int w15_put_decl_group(w15_buf_t *buf, uint32_t index, w15_group_type_t type, const char *name);
+
+/* ------------------------------------------------------------------ */
+/* The tracer's extras (docs/FORMAT.md "Pointers" and "Crash")          */
+/*
+ * A call's extras follow its result: uint32 count, then per extra a String
+ * name and a Data value.  The tracer writes two:
+ *
+ *  - W15_EXTRA_PTR, "wip15.ptr": the pointers the call recorded apart from
+ *    its values (NULL pointers, buffer offsets, pointers of unknown
+ *    extent; each such parameter's value is empty, see w15_put_empty).
+ *    Its Data has method None and holds W15_PTR_ENTRY_SIZE-byte entries:
+ *    uint32 LE parameter index (W15_PTR_RESULT for the result), uint64 LE
+ *    pointer value.  A call has at most one; readers accept several and
+ *    take their entries in order.
+ *  - W15_EXTRA_CRASH, "wip15.crash": empty Data; the process died of a
+ *    fatal signal inside this call (its result is then empty).
+ */
+#define W15_EXTRA_PTR "wip15.ptr"
+#define W15_EXTRA_CRASH "wip15.crash"
+#define W15_PTR_ENTRY_SIZE 12u
+#define W15_PTR_RESULT 0xFFFFFFFFu
+
+typedef struct w15_ptr_entry {
+    uint32_t param; /* parameter index, or W15_PTR_RESULT */
+    uint64_t value; /* the pointer as the program passed it */
+} w15_ptr_entry_t;
+
+/* Bytes w15_put_extra_ptr writes for n entries (name, Data header, entries;
+ * not the extra count). */
+#define W15_EXTRA_PTR_SIZE(n) \
+    (4u + sizeof W15_EXTRA_PTR - 1 + W15_DATA_HEADER + W15_PTR_ENTRY_SIZE * (size_t)(n))
+/* Bytes w15_put_extra_crash writes. */
+#define W15_EXTRA_CRASH_SIZE (4u + sizeof W15_EXTRA_CRASH - 1 + W15_DATA_HEADER)
+
+/* The extra wip15.ptr with the entries e[0..n), n > 0: its name and its
+ * Data (method None, never compressed).  Reserve W15_EXTRA_PTR_SIZE(n)
+ * first; the extra count is the caller's. */
+static inline void w15_put_extra_ptr(w15_buf_t *b, const w15_ptr_entry_t *e, uint32_t n)
+{
+    w15_put_string(b, W15_EXTRA_PTR, (uint32_t)(sizeof W15_EXTRA_PTR - 1));
+    w15_put_u8(b, W15_COMP_NONE);
+    w15_put_u32(b, W15_PTR_ENTRY_SIZE * n);
+    w15_put_u32(b, W15_PTR_ENTRY_SIZE * n);
+    for (uint32_t i = 0; i < n; i++) {
+        w15_put_u32(b, e[i].param);
+        w15_put_u32(b, (uint32_t)e[i].value);
+        w15_put_u32(b, (uint32_t)(e[i].value >> 32));
+    }
+}
+/* The extra wip15.crash: its name and an empty Data.  Reserve
+ * W15_EXTRA_CRASH_SIZE first.  Async-signal-safe (stores only). */
+static inline void w15_put_extra_crash(w15_buf_t *b)
+{
+    w15_put_string(b, W15_EXTRA_CRASH, (uint32_t)(sizeof W15_EXTRA_CRASH - 1));
+    w15_put_empty(b, W15_DATA, 0);
+}
 
 /* ------------------------------------------------------------------ */
 /* Writer                                                              */
@@ -506,6 +595,25 @@ const w15_group_t *w15_reader_group(const w15_reader_t *r, uint32_t index);
  * function or of w15_reader_next; NULL with `err` set when the blob is
  * corrupt (BAD_BLOB, BAD_COMP). */
 const uint8_t *w15_reader_blob(w15_reader_t *r, const w15_blob_t *blob, w15_error_t *err);
+
+/* Is extra `x` named `name` (W15_EXTRA_PTR, W15_EXTRA_CRASH, ...)?  1 or 0. */
+int w15_extra_is(const w15_extra_t *x, const char *name);
+/* Decode the `size` bytes of a wip15.ptr extra's (decompressed) Data into
+ * out[0 .. size / W15_PTR_ENTRY_SIZE).  Returns the number of entries, or
+ * -1 when `size` is not a multiple of W15_PTR_ENTRY_SIZE (nothing decoded). */
+long w15_ptr_decode(const uint8_t *data, uint32_t size, w15_ptr_entry_t *out);
+/* The entries of every wip15.ptr extra of `call` (the call the reader just
+ * returned), in order, into *entries (owned by the reader, valid until the
+ * next call of this function or of w15_reader_next) and their number into
+ * *n (0, entries NULL, when the call has none).  Returns 0, or -1 with
+ * `err` set: BAD_LENGTH ("FILE: byte B: call N (NAME): expected an extra
+ * wip15.ptr of 12-byte entries, found S bytes"), or what w15_reader_blob
+ * reports, or NOMEM. */
+int w15_reader_ptrs(w15_reader_t *r, const w15_call_t *call, const w15_ptr_entry_t **entries,
+                    uint32_t *n, w15_error_t *err);
+/* The pointer entries e[0..n) record for parameter `param` (W15_PTR_RESULT:
+ * the result): 1 with *value set (the first such entry), or 0 when none. */
+int w15_ptr_find(const w15_ptr_entry_t *e, uint32_t n, uint32_t param, uint64_t *value);
 
 typedef struct w15_reader_stats {
     uint64_t calls;             /* complete calls read */

@@ -189,6 +189,9 @@ struct w15_reader {
     uint8_t *blobbuf;
     size_t blobcap;
 
+    w15_ptr_entry_t *ptrs; /* w15_reader_ptrs */
+    uint32_t ptrcap;
+
     w15_next_t state;      /* sticky END/TRUNCATED/ERROR, else W15_NEXT_CALL */
     w15_error_t serr;
     char short_detail[160]; /* why the current op ran short, when a length field did it */
@@ -1254,6 +1257,7 @@ void w15_reader_close(w15_reader_t *r)
     free(r->inbuf);
     free(r->wbuf);
     free(r->blobbuf);
+    free(r->ptrs);
     free(r->name);
     free(r);
 }
@@ -1321,4 +1325,46 @@ void w15_reader_get_stats(const w15_reader_t *r, w15_reader_stats_t *st)
     *st = r->st;
     if (r->stable)
         st->file_bytes = r->st.stream_bytes;
+}
+
+int w15_reader_ptrs(w15_reader_t *r, const w15_call_t *call, const w15_ptr_entry_t **entries,
+                    uint32_t *n, w15_error_t *err)
+{
+    uint32_t have = 0;
+    *entries = NULL;
+    *n = 0;
+    for (uint32_t e = 0; e < call->nextras; e++) {
+        const w15_extra_t *x = &call->extras[e];
+        if (!w15_extra_is(x, W15_EXTRA_PTR))
+            continue;
+        if (x->data.size % W15_PTR_ENTRY_SIZE != 0) {
+            w15_set_error(err, W15_E_BAD_LENGTH, x->data.offset,
+                          "%s: byte %llu: call %llu (%s): expected an extra " W15_EXTRA_PTR
+                          " of %u-byte entries, found %u bytes",
+                          r->name, (unsigned long long)x->data.offset, (unsigned long long)call->index,
+                          call->func->name, W15_PTR_ENTRY_SIZE, x->data.size);
+            return -1;
+        }
+        const uint8_t *d = w15_reader_blob(r, &x->data, err);
+        if (!d)
+            return -1;
+        uint32_t cnt = x->data.size / W15_PTR_ENTRY_SIZE;
+        if (cnt > r->ptrcap - have) {
+            uint64_t ncap = (uint64_t)have + cnt;
+            w15_ptr_entry_t *np = ncap <= UINT32_MAX ? realloc(r->ptrs, ncap * sizeof *np) : NULL;
+            if (!np) {
+                w15_set_error(err, W15_E_NOMEM, x->data.offset, "out of memory");
+                return -1;
+            }
+            r->ptrs = np;
+            r->ptrcap = (uint32_t)ncap;
+        }
+        w15_ptr_decode(d, x->data.size, r->ptrs + have);
+        have += cnt;
+    }
+    if (have) {
+        *entries = r->ptrs;
+        *n = have;
+    }
+    return 0;
 }
