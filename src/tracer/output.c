@@ -632,38 +632,17 @@ static size_t complete_crashed_call(w15_thread_t *t)
         return committed;
     const w15_func_sig_t *f = &w15_funcs[t->cur_id];
     const w15_param_sig_t *rs = &w15_params[f->first_param + f->nparams];
-    if (b->cap - b->len < 64 + 12 * (size_t)t->nptr)
+    if (b->cap - b->len < 4 + W15_MAX_EMPTY + 4 + W15_EXTRA_CRASH_SIZE + W15_EXTRA_PTR_SIZE(t->nptr))
         return committed;
     if (rs->base != W15_VOID) {
-        if (rs->is_array)
-            w15_put_u32(b, 0);
-        else if (rs->base == W15_FLOAT || rs->base == W15_STRING)
-            w15_put_u32(b, 0);
-        else if (rs->base == W15_DOUBLE)
-            w15_put_u32(b, 0), w15_put_u32(b, 0);
-        else if (rs->base == W15_DATA)
-            w15_put_u8(b, 0), w15_put_u32(b, 0), w15_put_u32(b, 0);
-        else if (rs->base != W15_FUNCPTR)
-            w15_put_u8(b, 0);
+        w15_put_empty(b, rs->base, rs->is_array);
         if (rs->group != W15_NO_GROUP)
             w15_put_u32(b, rs->group);
     }
     w15_put_u32(b, t->nptr ? 2 : 1);
-    w15_put_string(b, "wip15.crash", 11);
-    w15_put_u8(b, W15_COMP_NONE);
-    w15_put_u32(b, 0);
-    w15_put_u32(b, 0);
-    if (t->nptr) {
-        w15_put_string(b, "wip15.ptr", 9);
-        w15_put_u8(b, W15_COMP_NONE);
-        w15_put_u32(b, 12 * t->nptr);
-        w15_put_u32(b, 12 * t->nptr);
-        for (uint32_t i = 0; i < t->nptr; i++) {
-            w15_put_u32(b, t->ptrx[i].param);
-            w15_put_u32(b, (uint32_t)t->ptrx[i].ptr);
-            w15_put_u32(b, (uint32_t)(t->ptrx[i].ptr >> 32));
-        }
-    }
+    w15_put_extra_crash(b);
+    if (t->nptr)
+        w15_put_extra_ptr(b, t->ptrx, t->nptr);
     return b->len;
 }
 

@@ -134,36 +134,8 @@ static void add_ptr(w15_thread_t *t, uint32_t param, const void *p)
 {
     if (t->nptr < W15_MAX_PTR_EXTRA) {
         t->ptrx[t->nptr].param = param;
-        t->ptrx[t->nptr].ptr = (uint64_t)(uintptr_t)p;
+        t->ptrx[t->nptr].value = (uint64_t)(uintptr_t)p;
         t->nptr++;
-    }
-}
-
-/* An empty value of the parameter's type (room for 24 bytes reserved). */
-static void put_empty(w15_buf_t *b, const w15_param_sig_t *s)
-{
-    if (s->is_array) {
-        w15_put_u32(b, 0);
-    } else {
-        switch (s->base) {
-        case W15_UINT: case W15_INT: case W15_PTR: case W15_BOOL:
-            w15_put_u8(b, 0);
-            break;
-        case W15_FLOAT: case W15_STRING:
-            w15_put_u32(b, 0);
-            break;
-        case W15_DOUBLE:
-            w15_put_u32(b, 0);
-            w15_put_u32(b, 0);
-            break;
-        case W15_DATA:
-            w15_put_u8(b, W15_COMP_NONE);
-            w15_put_u32(b, 0);
-            w15_put_u32(b, 0);
-            break;
-        default:
-            break;
-        }
     }
 }
 
@@ -176,9 +148,9 @@ static inline void put_group(w15_buf_t *b, const w15_param_sig_t *s)
 /* Empty value + group + an entry in wip15.ptr. */
 static int put_ptr_only(w15_thread_t *t, const w15_param_sig_t *s, uint32_t idx, const void *p)
 {
-    if (w15_buf_reserve(&t->buf, 32))
+    if (w15_buf_reserve(&t->buf, W15_MAX_EMPTY + 4))
         return -1;
-    put_empty(&t->buf, s);
+    w15_put_empty(&t->buf, s->base, s->is_array);
     put_group(&t->buf, s);
     add_ptr(t, idx, p);
     return 0;
@@ -211,15 +183,8 @@ static inline void put_scalar(w15_buf_t *b, const w15_param_sig_t *s, w15_slot_t
     case W15_DOUBLE:
         w15_put_f64(b, s->ctype == W15_C_F32 ? (double)v.f : s->ctype == W15_C_F64 ? v.d : (double)v.i);
         break;
-    case W15_STRING:
-        w15_put_u32(b, 0);
-        break;
-    case W15_DATA:
-        w15_put_u8(b, W15_COMP_NONE);
-        w15_put_u32(b, 0);
-        w15_put_u32(b, 0);
-        break;
-    default: /* Void, FunctionPtr: nothing */
+    default: /* String, Data: empty; Void, FunctionPtr: nothing */
+        w15_put_empty(b, s->base, 0);
         break;
     }
 }
@@ -461,18 +426,10 @@ static int put_extras(w15_thread_t *t)
         w15_put_u32(b, 0);
         return 0;
     }
-    if (w15_buf_reserve(b, 4 + 4 + 9 + W15_DATA_HEADER + 12 * n))
+    if (w15_buf_reserve(b, 4 + W15_EXTRA_PTR_SIZE(n)))
         return -1;
     w15_put_u32(b, 1);
-    w15_put_string(b, "wip15.ptr", 9);
-    w15_put_u8(b, W15_COMP_NONE);
-    w15_put_u32(b, 12 * n);
-    w15_put_u32(b, 12 * n);
-    for (uint32_t i = 0; i < n; i++) {
-        w15_put_u32(b, t->ptrx[i].param);
-        w15_put_u32(b, (uint32_t)t->ptrx[i].ptr);
-        w15_put_u32(b, (uint32_t)(t->ptrx[i].ptr >> 32));
-    }
+    w15_put_extra_ptr(b, t->ptrx, n);
     return 0;
 }
 

@@ -177,7 +177,7 @@ typedef struct w15_thread {
     size_t call_start;          /* offset of the current call's opcode */
     uint32_t pre_complete;      /* all inputs of the current call are encoded */
     uint32_t cur_id;
-    struct { uint32_t param; uint64_t ptr; } ptrx[W15_MAX_PTR_EXTRA];
+    w15_ptr_entry_t ptrx[W15_MAX_PTR_EXTRA]; /* the current call's wip15.ptr entries */
 
     /* cold */
     uint32_t tid;
