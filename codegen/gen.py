@@ -27,6 +27,7 @@ sys.dont_write_bytecode = True  # keep __pycache__ out of the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import emit       # noqa: E402
+import emit_replay  # noqa: E402
 import model      # noqa: E402
 import registry   # noqa: E402
 
@@ -101,6 +102,7 @@ def main(argv=None):
             if errs:
                 raise model.AnnotationError('\n'.join(errs))
         emit.write_all(m, args.out)
+        emit_replay.write_all(m, args.out)
     except (model.AnnotationError, ValueError, OSError) as e:
         print('gen.py: %s' % e, file=sys.stderr)
         return 1

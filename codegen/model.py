@@ -27,6 +27,8 @@ Rules (the annotation file holds the data, this module the mechanics):
 import fnmatch
 import re
 
+import replay_model
+
 # w15_api bits (src/common/apitable.h)
 API_BITS = {'GL': 1, 'GLES1': 2, 'GLES2': 4, 'GLSC2': 8, 'GLX': 16, 'EGL': 32}
 _API_OF_NAME = {'gl': 'GL', 'glcore': 'GL', 'gles1': 'GLES1', 'gles2': 'GLES2',
@@ -223,6 +225,7 @@ class Builder:
         self.unflag_lines = []
         self.pname_lines = []
         self.enum_valued_lines = []
+        self.replay_lines = []   # replay-* directives (replay_model.py)
 
     # -- annotations --------------------------------------------------
     def parse_lines(self):
@@ -275,6 +278,8 @@ class Builder:
                 self.pname_lines.append(ln)
             elif d == 'enum-valued' and len(w) >= 2:
                 self.enum_valued_lines.append(ln)
+            elif replay_model.is_replay_line(w):
+                self.replay_lines.append(ln)
             else:
                 raise ln.error('unknown directive or wrong number of words')
 
@@ -559,6 +564,7 @@ class Builder:
                     f.flags.add('PIXEL_PACK' if pm.p.stars and not pm.p.const
                                 else 'PIXEL_UNPACK')
         self.apply_flags(funcs)
+        replay_model.build(self, funcs, self.replay_lines)
         self.m.funcs = [funcs[n] for n in sorted(funcs)]
         self.check_unused()
         self.build_groups(enum_api)
