@@ -10,4 +10,5 @@ int cmd_trace(int argc, char **argv);
 int cmd_frames(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_wtf_json(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
 #endif

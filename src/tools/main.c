@@ -30,6 +30,7 @@ static const w15_command_t commands[] = {
     {"info", "show a trace's header and totals", cmd_info},
     {"dump", "print every call of a trace, as text or JSON lines", cmd_dump},
     {"verify", "check that a trace is complete and well formed", cmd_verify},
+    {"replay", "play a trace back (headless), frame checksums and snapshots", cmd_replay},
     {"stats", "count calls, frames, data and threads of a trace", cmd_stats},
     {"frames", "frame times, fps and time per GL function of a timing trace", cmd_frames},
     {"export", "write a timing trace as Chrome trace events (Perfetto)", cmd_export},

@@ -1,0 +1,590 @@
+/* decode.c -- recorded values -> the C arguments of the real call, and
+ * what the call's roles do afterwards.
+ *
+ * Owns: rp_decode (one generic, table-driven decoder: each parameter by its
+ * capture rule, base type and C type from apitable.h, object names through
+ * rp_ns), rp_roles_after (names created and deleted, program locations,
+ * program in use, from the replay roles of the generated table).
+ * May use: rp.h, the reader's current operation (values are used in place
+ * where their C layout allows: float, double and 64-bit arrays, raw blobs).
+ * Must never: allocate per call (the executor's arena only), call GL other
+ * than rp_gl_get_integer for buffer bindings.
+ */
+#include <string.h>
+
+#include "rp.h"
+
+/* Bytes of one element of each w15_ctype. */
+static const uint8_t csize[] = {
+    [W15_C_VOID] = 1, [W15_C_I8] = 1, [W15_C_U8] = 1, [W15_C_I16] = 2, [W15_C_U16] = 2,
+    [W15_C_I32] = 4, [W15_C_U32] = 4, [W15_C_I64] = 8, [W15_C_U64] = 8, [W15_C_F32] = 4,
+    [W15_C_F64] = 8, [W15_C_PTR] = 8, [W15_C_FUNCPTR] = 8, [W15_C_LONG] = 8,
+};
+
+#define MAX_ELEMS (64u << 20)        /* outputs and padded inputs */
+#define MIN_OUT 256u                 /* bytes of any output buffer */
+#define UNKNOWN_OUT (64u << 10)      /* an output of unknown size (not pixels) */
+#define GL_PIXEL_PACK_BUFFER_BINDING 0x88ED
+#define GL_PIXEL_UNPACK_BUFFER_BINDING 0x88EF
+
+int rp_signature_ok(const w15_func_t *f, uint32_t fn)
+{
+    if (fn >= w15_nfuncs)
+        return 0;
+    const w15_func_sig_t *s = &w15_funcs[fn];
+    const w15_param_sig_t *ps = &w15_params[s->first_param];
+    if (f->nargs != s->nparams || s->nparams > RP_MAX_ARGS)
+        return 0;
+    for (uint32_t i = 0; i <= s->nparams; i++) {
+        w15_type_t t = i < s->nparams ? f->args[i] : f->result;
+        if (t.base != ps[i].base || t.is_array != ps[i].is_array ||
+            t.has_group != (ps[i].group != W15_NO_GROUP))
+            return 0;
+    }
+    return 1;
+}
+
+static inline unsigned obj_type(const w15_param_sig_t *s)
+{
+    if (s->group == W15_NO_GROUP || s->group >= w15_ngroups)
+        return 0;
+    unsigned t = w15_groups[s->group].type;
+    return t >= W15_GROUP_GL_BUFFERS ? t : 0;
+}
+
+/* A scalar value as a count (negative -> 0). */
+static uint64_t as_count(const w15_param_sig_t *s, rp_val_t v)
+{
+    switch (s->ctype) {
+    case W15_C_I8: case W15_C_I16: case W15_C_I32: case W15_C_I64: case W15_C_LONG:
+        return v.i < 0 ? 0 : (uint64_t)v.i;
+    case W15_C_F32:
+        return v.f > 0 ? (uint64_t)v.f : 0;
+    case W15_C_F64:
+        return v.d > 0 ? (uint64_t)v.d : 0;
+    default:
+        return v.u;
+    }
+}
+
+/* Elements (bytes for DATA/STR) the rule says a pointer covers, from the
+ * arguments decoded so far; UINT64_MAX when the rule cannot tell. */
+static uint64_t rule_len(const w15_param_sig_t *s, const w15_param_sig_t *ps, uint32_t np,
+                         const rp_val_t *a, uint32_t ndone)
+{
+    switch (s->len_op) {
+    case W15_LEN_CONST:
+        return s->len_b;
+    case W15_LEN_PARAM:
+        return s->len_a < ndone ? as_count(&ps[s->len_a], a[s->len_a]) : UINT64_MAX;
+    case W15_LEN_PARAM_MUL:
+        return s->len_a < ndone ? as_count(&ps[s->len_a], a[s->len_a]) * s->len_b : UINT64_MAX;
+    case W15_LEN_PARAM_MUL_PARAM:
+        if (s->len_a >= ndone || s->len_b >= ndone || s->len_b >= np)
+            return UINT64_MAX;
+        return as_count(&ps[s->len_a], a[s->len_a]) * as_count(&ps[s->len_b], a[s->len_b]);
+    default:
+        return UINT64_MAX;
+    }
+}
+
+static inline void store_elem(uint8_t *p, uint8_t ct, uint64_t v)
+{
+    switch (csize[ct]) {
+    case 1: *p = (uint8_t)v; break;
+    case 2: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }
+    case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
+    default: memcpy(p, &v, 8); break;
+    }
+}
+
+static inline uint64_t load_elem(const uint8_t *p, uint8_t ct)
+{
+    switch (ct) {
+    case W15_C_I8: return (uint64_t)(int64_t)(int8_t)*p;
+    case W15_C_U8: return *p;
+    case W15_C_I16: { int16_t x; memcpy(&x, p, 2); return (uint64_t)(int64_t)x; }
+    case W15_C_U16: { uint16_t x; memcpy(&x, p, 2); return x; }
+    case W15_C_I32: { int32_t x; memcpy(&x, p, 4); return (uint64_t)(int64_t)x; }
+    case W15_C_U32: case W15_C_F32: { uint32_t x; memcpy(&x, p, 4); return x; }
+    default: { uint64_t x; memcpy(&x, p, 8); return x; }
+    }
+}
+
+/* Element j of a recorded array as a 64-bit integer. */
+static inline uint64_t rec_elem(const w15_value_t *v, uint32_t j)
+{
+    switch (v->type.base) {
+    case W15_INT: return (uint64_t)v->v.i[j];
+    case W15_BOOL: return v->v.b[j];
+    case W15_UINT: case W15_PTR: return v->v.u[j];
+    default: return 0;
+    }
+}
+
+/* Key of a program-relative number in rp_share_t.locs. */
+static inline uint64_t loc_key(unsigned kind, uint64_t program, uint64_t loc)
+{
+    return ((uint64_t)kind << 61) | ((program & 0x1fffffffu) << 32) | (uint32_t)loc;
+}
+
+static int nomem(rp_exec_t *x)
+{
+    rp_fatal(x->st, "out of memory");
+    return -1;
+}
+
+/* The pointer entries of extra wip15.ptr (param -> value), at most 16. */
+typedef struct { uint32_t n; uint32_t param[16]; uint64_t ptr[16]; } ptrx_t;
+
+static int read_ptrx(rp_exec_t *x, const w15_call_t *wc, ptrx_t *px)
+{
+    px->n = 0;
+    for (uint32_t e = 0; e < wc->nextras; e++) {
+        const w15_extra_t *ex = &wc->extras[e];
+        if (ex->name.len != 9 || memcmp(ex->name.ptr, "wip15.ptr", 9) != 0)
+            continue;
+        const uint8_t *d = ex->data.cdata;
+        if (ex->data.method != W15_COMP_NONE) {
+            w15_error_t err;
+            d = w15_reader_blob(x->st->rd, &ex->data, &err);
+            if (!d) {
+                rp_fatal(x->st, "%s", err.msg);
+                return -1;
+            }
+        }
+        for (uint32_t k = 0; k + 12 <= ex->data.size && px->n < 16; k += 12) {
+            uint32_t p;
+            uint64_t v;
+            memcpy(&p, d + k, 4);
+            memcpy(&v, d + k + 4, 8);
+            px->param[px->n] = p, px->ptr[px->n] = v, px->n++;
+        }
+    }
+    return 0;
+}
+
+static const rp_role_t *role_of(uint32_t fn, uint32_t param, unsigned role)
+{
+    const rp_func_t *f = &rp_funcs[fn];
+    for (uint32_t k = 0; k < f->nroles; k++) {
+        const rp_role_t *r = &rp_roles[f->first_role + k];
+        if (r->param == param && r->role == role)
+            return r;
+    }
+    return NULL;
+}
+
+/* A pointer held as a number: an offset when a buffer is bound where the
+ * role says; else client memory that the trace does not hold. */
+static int offset_ok(rp_exec_t *x, rp_call_t *c, uint32_t i, uint64_t value)
+{
+    const rp_role_t *r = role_of(c->fn, i, RP_ROLE_OFFSET);
+    if (!r || r->kind >= rp_nbindings)
+        return 0;
+    if (rp_gl_get_integer(x, rp_bindings[r->kind]) != 0)
+        return 1;
+    (void)value;
+    return 0;
+}
+
+static const char *pname(uint32_t fn, uint32_t i)
+{
+    return w15_str(w15_params[w15_funcs[fn].first_param + i].name);
+}
+
+/* Copy the data of the previous decompressed blob of this call out of the
+ * reader's buffer (the next w15_reader_blob reuses it). */
+static int keep_blob(rp_exec_t *x, rp_call_t *c, int *last, size_t size)
+{
+    if (*last < 0)
+        return 0;
+    void *p = rp_arena_alloc(&x->arena, size ? size : 1);
+    if (!p)
+        return nomem(x);
+    memcpy(p, c->a[*last].vp, size);
+    c->a[*last].vp = p;
+    *last = -1;
+    return 0;
+}
+
+int rp_decode(rp_exec_t *x, rp_call_t *c)
+{
+    const w15_call_t *wc = c->wc;
+    const w15_func_sig_t *fs = &w15_funcs[c->fn];
+    const w15_param_sig_t *ps = &w15_params[fs->first_param];
+    uint32_t np = fs->nparams;
+    ptrx_t px;
+    px.n = 0;
+    if (wc->nextras && read_ptrx(x, wc, &px))
+        return -1;
+    int last_blob = -1;
+    size_t last_blob_size = 0;
+    c->nargs = np;
+    for (uint32_t i = 0; i < np; i++) {
+        const w15_param_sig_t *s = &ps[i];
+        const w15_value_t *v = &wc->args[i];
+        rp_val_t *a = &c->a[i];
+        a->u = 0;
+        if (px.n) {
+            uint32_t k = 0;
+            while (k < px.n && px.param[k] != i)
+                k++;
+            if (k < px.n) {
+                uint64_t p = px.ptr[k];
+                if (p == 0)
+                    continue; /* NULL */
+                int unpack = (fs->flags & W15_FN_PIXEL_UNPACK) && s->cap == W15_CAP_DATA_IN;
+                int pack = (fs->flags & W15_FN_PIXEL_PACK) && s->cap == W15_CAP_DATA_OUT;
+                if ((unpack || pack) &&
+                    rp_gl_get_integer(x, unpack ? GL_PIXEL_UNPACK_BUFFER_BINDING
+                                                : GL_PIXEL_PACK_BUFFER_BINDING) != 0) {
+                    a->u = p; /* an offset into the bound pixel buffer */
+                    continue;
+                }
+                if (offset_ok(x, c, i, p)) {
+                    a->u = p;
+                    continue;
+                }
+                /* an output the tracer could not size (unknown pname):
+                 * zeroed scratch memory, except for pixel data */
+                if (s->cap == W15_CAP_ARRAY_OUT || s->cap == W15_CAP_STR_OUT ||
+                    (s->cap == W15_CAP_DATA_OUT && !(fs->flags & (W15_FN_READBACK | W15_FN_PIXEL_PACK)))) {
+                    a->vp = rp_arena_alloc(&x->arena, UNKNOWN_OUT);
+                    if (!a->vp)
+                        return nomem(x);
+                    memset(a->vp, 0, UNKNOWN_OUT);
+                    continue;
+                }
+                return rp_cannot(x, c->fn, "the memory behind parameter %s is not in the trace",
+                                 pname(c->fn, i));
+            }
+        }
+        switch (s->cap) {
+        case W15_CAP_VALUE:
+        case W15_CAP_PTR:
+            if (v->type.is_array) {
+                a->vp = NULL; /* only PTR arrays of unknown extent land here */
+                break;
+            }
+            switch (v->type.base) {
+            case W15_FLOAT: a->f = v->v.f[0]; break;
+            case W15_DOUBLE: a->d = v->v.d[0]; break;
+            case W15_INT: a->i = v->v.i[0]; break;
+            case W15_BOOL: a->u = v->v.b[0]; break;
+            case W15_UINT: case W15_PTR: a->u = v->v.u[0]; break;
+            default: a->u = 0; break; /* Void, FunctionPtr, empty String/Data */
+            }
+            if (s->cap == W15_CAP_PTR && a->u) {
+                if (offset_ok(x, c, i, a->u))
+                    break;
+                if (role_of(c->fn, i, RP_ROLE_OFFSET)) {
+                    if (x->ctx)
+                        x->ctx->no_client_draws = 1;
+                    return rp_cannot(x, c->fn,
+                                     "parameter %s points at client memory the trace does not hold "
+                                     "(client arrays: issue 8); this call and later draws of the "
+                                     "context are not replayed", pname(c->fn, i));
+                }
+                /* memory of unknown extent (the tracer kept only the
+                 * pointer): neither an input nor an output can be given */
+                return rp_cannot(x, c->fn, "parameter %s is a pointer whose data the trace does not hold",
+                                 pname(c->fn, i));
+            }
+            if (s->cap == W15_CAP_VALUE) {
+                unsigned gt = obj_type(s);
+                if (gt)
+                    a->u = rp_names_get(rp_ns(x, gt), a->u);
+            }
+            break;
+        case W15_CAP_STR_IN: {
+            const w15_str_t *str = v->count ? &v->v.s[0] : NULL;
+            uint32_t n = str ? str->len : 0;
+            char *p = rp_arena_alloc(&x->arena, (size_t)n + 1);
+            if (!p)
+                return nomem(x);
+            if (n)
+                memcpy(p, str->ptr, n);
+            p[n] = 0;
+            a->vp = p;
+            break;
+        }
+        case W15_CAP_STR_OUT: {
+            uint64_t n = rule_len(s, ps, np, c->a, i);
+            uint64_t rec = v->count ? v->v.s[0].len + 1u : 1u;
+            if (n == UINT64_MAX || n < rec)
+                n = rec;
+            if (n < MIN_OUT)
+                n = MIN_OUT;
+            if (n > MAX_ELEMS)
+                return rp_cannot(x, c->fn, "parameter %s: output of %llu bytes", pname(c->fn, i),
+                                 (unsigned long long)n);
+            a->vp = rp_arena_alloc(&x->arena, n);
+            if (!a->vp)
+                return nomem(x);
+            break;
+        }
+        case W15_CAP_STR_ARRAY_IN: {
+            char **arr = rp_arena_alloc(&x->arena, (size_t)(v->count ? v->count : 1) * sizeof *arr);
+            if (!arr)
+                return nomem(x);
+            for (uint32_t j = 0; j < v->count; j++) {
+                uint32_t n = v->v.s[j].len;
+                char *p = rp_arena_alloc(&x->arena, (size_t)n + 1);
+                if (!p)
+                    return nomem(x);
+                if (n)
+                    memcpy(p, v->v.s[j].ptr, n);
+                p[n] = 0;
+                arr[j] = p;
+            }
+            a->vp = arr;
+            uint64_t want = rule_len(s, ps, np, c->a, i);
+            if (want != UINT64_MAX && want > v->count)
+                return rp_cannot(x, c->fn, "parameter %s holds %u strings, the call reads %llu",
+                                 pname(c->fn, i), v->count, (unsigned long long)want);
+            break;
+        }
+        case W15_CAP_ARRAY_IN: {
+            uint32_t n = v->count;
+            uint8_t ct = s->ctype;
+            unsigned gt = obj_type(s);
+            uint64_t want = rule_len(s, ps, np, c->a, i);
+            uint64_t alloc = n;
+            if (want != UINT64_MAX && want > n) {
+                if (want > MAX_ELEMS)
+                    return rp_cannot(x, c->fn, "parameter %s: %llu elements", pname(c->fn, i),
+                                     (unsigned long long)want);
+                alloc = want; /* pad with zeros: the trace holds fewer */
+            }
+            int direct = alloc == n && !gt &&
+                         ((ct == W15_C_F32 && v->type.base == W15_FLOAT) ||
+                          (ct == W15_C_F64 && v->type.base == W15_DOUBLE) ||
+                          ((ct == W15_C_I64 || ct == W15_C_U64 || ct == W15_C_LONG || ct == W15_C_PTR) &&
+                           (v->type.base == W15_INT || v->type.base == W15_UINT || v->type.base == W15_PTR)) ||
+                          ((ct == W15_C_U8 || ct == W15_C_I8) && v->type.base == W15_BOOL));
+            if (direct) {
+                a->vp = (void *)(v->type.base == W15_FLOAT ? (const void *)v->v.f
+                                 : v->type.base == W15_DOUBLE ? (const void *)v->v.d
+                                 : v->type.base == W15_BOOL ? (const void *)v->v.b
+                                                            : (const void *)v->v.u);
+                break;
+            }
+            size_t es = csize[ct];
+            uint8_t *p = rp_arena_alloc(&x->arena, (size_t)(alloc ? alloc : 1) * es);
+            if (!p)
+                return nomem(x);
+            if (alloc > n)
+                memset(p + (size_t)n * es, 0, (size_t)(alloc - n) * es);
+            rp_names_t *ns = gt ? rp_ns(x, gt) : NULL;
+            if (v->type.base == W15_FLOAT && ct == W15_C_F32) {
+                memcpy(p, v->v.f, (size_t)n * 4);
+            } else if (v->type.base == W15_DOUBLE && ct == W15_C_F64) {
+                memcpy(p, v->v.d, (size_t)n * 8);
+            } else if (v->type.base == W15_FLOAT || v->type.base == W15_DOUBLE) {
+                for (uint32_t j = 0; j < n; j++) {
+                    double d = v->type.base == W15_FLOAT ? v->v.f[j] : v->v.d[j];
+                    if (ct == W15_C_F32) { float f = (float)d; memcpy(p + j * es, &f, 4); }
+                    else if (ct == W15_C_F64) memcpy(p + j * es, &d, 8);
+                    else store_elem(p + j * es, ct, (uint64_t)(int64_t)d);
+                }
+            } else {
+                for (uint32_t j = 0; j < n; j++) {
+                    uint64_t e = rec_elem(v, j);
+                    if (ns)
+                        e = rp_names_get(ns, e);
+                    if (ct == W15_C_F32) { float f = v->type.base == W15_INT ? (float)(int64_t)e : (float)e; memcpy(p + j * es, &f, 4); }
+                    else if (ct == W15_C_F64) { double d = v->type.base == W15_INT ? (double)(int64_t)e : (double)e; memcpy(p + j * es, &d, 8); }
+                    else store_elem(p + j * es, ct, e);
+                }
+            }
+            a->vp = p;
+            break;
+        }
+        case W15_CAP_ARRAY_OUT: {
+            uint64_t n = rule_len(s, ps, np, c->a, i);
+            if (n == UINT64_MAX || n < v->count)
+                n = v->count;
+            if (s->len_op == W15_LEN_DEREF && n < 4096)
+                n = 4096;
+            size_t bytes = (size_t)n * csize[s->ctype];
+            if (n > MAX_ELEMS)
+                return rp_cannot(x, c->fn, "parameter %s: output of %llu elements", pname(c->fn, i),
+                                 (unsigned long long)n);
+            if (bytes < MIN_OUT)
+                bytes = MIN_OUT;
+            a->vp = rp_arena_alloc(&x->arena, bytes);
+            if (!a->vp)
+                return nomem(x);
+            memset(a->vp, 0, bytes);
+            break;
+        }
+        case W15_CAP_DATA_IN: {
+            if (!v->count) {
+                a->vp = NULL;
+                break;
+            }
+            const w15_blob_t *b = &v->v.data[0];
+            const uint8_t *d = b->cdata;
+            if (b->method != W15_COMP_NONE) {
+                if (keep_blob(x, c, &last_blob, last_blob_size))
+                    return -1;
+                w15_error_t err;
+                d = w15_reader_blob(x->st->rd, b, &err);
+                if (!d) {
+                    rp_fatal(x->st, "%s", err.msg);
+                    return -1;
+                }
+                last_blob = (int)i;
+                last_blob_size = b->size;
+            }
+            uint64_t want = rule_len(s, ps, np, c->a, i);
+            if (want != UINT64_MAX && want > b->size) {
+                if (want > (256u << 20))
+                    return rp_cannot(x, c->fn, "parameter %s: %llu bytes, the trace holds %u",
+                                     pname(c->fn, i), (unsigned long long)want, b->size);
+                uint8_t *p = rp_arena_alloc(&x->arena, want);
+                if (!p)
+                    return nomem(x);
+                memcpy(p, d, b->size);
+                memset(p + b->size, 0, want - b->size);
+                d = p;
+                if (last_blob == (int)i)
+                    last_blob = -1;
+            }
+            a->vp = (void *)d;
+            break;
+        }
+        case W15_CAP_DATA_OUT: {
+            uint64_t n = v->count ? v->v.data[0].size : 0;
+            uint64_t want = rule_len(s, ps, np, c->a, i);
+            if (want != UINT64_MAX && want > n)
+                n = want;
+            if (n > (1ull << 31))
+                return rp_cannot(x, c->fn, "parameter %s: output of %llu bytes", pname(c->fn, i),
+                                 (unsigned long long)n);
+            if (n < MIN_OUT)
+                n = MIN_OUT;
+            a->vp = rp_arena_alloc(&x->arena, n);
+            if (!a->vp)
+                return nomem(x);
+            break;
+        }
+        default:
+            a->vp = NULL;
+            break;
+        }
+    }
+    /* program-relative numbers (uniform locations, ...) */
+    const rp_func_t *rf = &rp_funcs[c->fn];
+    for (uint32_t k = 0; k < rf->nroles; k++) {
+        const rp_role_t *r = &rp_roles[rf->first_role + k];
+        if (r->role != RP_ROLE_LOCATION || r->param >= np)
+            continue;
+        rp_ctx_t *ctx = x->ctx;
+        if (!ctx || !ctx->share->locs.changed)
+            continue;
+        uint64_t prog = r->arg == RP_CURRENT ? ctx->program : r->arg < np ? c->a[r->arg].u : 0;
+        const w15_param_sig_t *s = &ps[r->param];
+        if (s->cap == W15_CAP_VALUE) {
+            c->a[r->param].i = (int64_t)(int32_t)rp_names_get(
+                &ctx->share->locs, loc_key(r->kind, prog, (uint64_t)c->a[r->param].i));
+        } else if (s->cap == W15_CAP_ARRAY_IN && c->a[r->param].vp) {
+            const w15_value_t *v = &wc->args[r->param];
+            uint8_t *p = rp_arena_alloc(&x->arena, (size_t)(v->count ? v->count : 1) * csize[s->ctype]);
+            if (!p)
+                return nomem(x);
+            for (uint32_t j = 0; j < v->count; j++)
+                store_elem(p + j * csize[s->ctype], s->ctype,
+                           rp_names_get(&ctx->share->locs, loc_key(r->kind, prog, (uint32_t)rec_elem(v, j))) );
+            c->a[r->param].vp = p;
+        }
+    }
+    if ((fs->flags & W15_FN_DRAW) && x->ctx && x->ctx->no_client_draws)
+        return rp_cannot(x, c->fn, "not replayed: the context uses client memory the trace does not hold");
+    return 0;
+}
+
+static void put_name(rp_exec_t *x, rp_names_t *ns, uint64_t rec, uint64_t rep)
+{
+    if (rp_names_put(ns, rec, rep))
+        rp_fatal(x->st, "out of memory");
+}
+
+void rp_roles_after(rp_exec_t *x, rp_call_t *c)
+{
+    const rp_func_t *rf = &rp_funcs[c->fn];
+    const w15_func_sig_t *fs = &w15_funcs[c->fn];
+    const w15_param_sig_t *ps = &w15_params[fs->first_param];
+    const w15_call_t *wc = c->wc;
+    uint32_t np = fs->nparams;
+    for (uint32_t k = 0; k < rf->nroles; k++) {
+        const rp_role_t *r = &rp_roles[rf->first_role + k];
+        const w15_param_sig_t *s = r->param == RP_RESULT ? &ps[np] : r->param < np ? &ps[r->param] : NULL;
+        if (!s)
+            continue;
+        const w15_value_t *v = r->param == RP_RESULT ? wc->result : &wc->args[r->param];
+        if (!v)
+            continue;
+        switch (r->role) {
+        case RP_ROLE_CREATE: {
+            unsigned gt = obj_type(s);
+            if (!gt)
+                break;
+            rp_names_t *ns = rp_ns(x, gt);
+            if (r->param == RP_RESULT) {
+                if (!v->count || v->type.is_array)
+                    break;
+                uint64_t rec = rec_elem(v, 0), rep = c->r.u;
+                if (r->arg == RP_NO_ARG) {
+                    put_name(x, ns, rec, rep);
+                } else {
+                    uint64_t range = r->arg < np ? as_count(&ps[r->arg], c->a[r->arg]) : 1;
+                    if (range > (1u << 20))
+                        range = 1u << 20;
+                    for (uint64_t j = 0; j < range && rec; j++)
+                        put_name(x, ns, rec + j, rep ? rep + j : 0);
+                }
+            } else if (s->cap == W15_CAP_ARRAY_OUT && c->a[r->param].vp) {
+                const uint8_t *out = c->a[r->param].vp;
+                for (uint32_t j = 0; j < v->count; j++)
+                    put_name(x, ns, rec_elem(v, j), load_elem(out + (size_t)j * csize[s->ctype], s->ctype));
+            }
+            break;
+        }
+        case RP_ROLE_DELETE: {
+            unsigned gt = obj_type(s);
+            if (!gt)
+                break;
+            rp_names_t *ns = rp_ns(x, gt);
+            if (!v->type.is_array) {
+                uint64_t rec = v->count ? rec_elem(v, 0) : 0;
+                uint64_t range = r->arg != RP_NO_ARG && r->arg < np ? as_count(&ps[r->arg], c->a[r->arg]) : 1;
+                if (range > (1u << 20))
+                    range = 1u << 20;
+                for (uint64_t j = 0; j < range && rec; j++)
+                    rp_names_del(ns, rec + j);
+            } else {
+                for (uint32_t j = 0; j < v->count; j++)
+                    if (rec_elem(v, j))
+                        rp_names_del(ns, rec_elem(v, j));
+            }
+            break;
+        }
+        case RP_ROLE_LOCATION:
+            if (r->param == RP_RESULT && x->ctx && v->count && !v->type.is_array) {
+                uint64_t prog = r->arg == RP_CURRENT ? x->ctx->program : r->arg < np ? c->a[r->arg].u : 0;
+                uint64_t rec = (uint32_t)rec_elem(v, 0);
+                uint64_t rep = (uint32_t)c->r.u;
+                put_name(x, &x->ctx->share->locs, loc_key(r->kind, prog, rec), rep);
+            }
+            break;
+        case RP_ROLE_USE_PROGRAM:
+            if (x->ctx && r->param < np)
+                x->ctx->program = c->a[r->param].u;
+            break;
+        default:
+            break;
+        }
+    }
+}

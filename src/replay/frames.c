@@ -1,0 +1,222 @@
+/* frames.c -- what a replay shows of its frames: checksums and snapshots.
+ *
+ * Owns: the readback of the back buffer just before each swap (RGBA,
+ * 8 bits per channel, of the whole drawable), its digest (--checksums:
+ * XXH3-64 by default, MD5 with --checksum-format md5; both over the rows
+ * top to bottom, as the PNG holds them: MD5 then equals the MD5 of the
+ * decoded PNG pixels, as Mesa's trace CI computes it), PNG snapshots
+ * (libpng), and the GL state the readback touches, saved and restored
+ * (pack alignment, row length, skips, pack buffer, read framebuffer and
+ * read buffer).
+ * May use: rp.h, GL through rp_wsi_proc, libpng, libxxhash, libmd.
+ * Must never: leave the replayed context's state changed.
+ */
+#include <errno.h>
+#include <md5.h>
+#include <png.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "rp.h"
+
+#define GL_PACK_ROW_LENGTH 0x0D02
+#define GL_PACK_SKIP_ROWS 0x0D03
+#define GL_PACK_SKIP_PIXELS 0x0D04
+#define GL_PACK_ALIGNMENT 0x0D05
+#define GL_READ_BUFFER 0x0C02
+#define GL_BACK 0x0405
+#define GL_RGBA 0x1908
+#define GL_UNSIGNED_BYTE 0x1401
+#define GL_PIXEL_PACK_BUFFER 0x88EB
+#define GL_PIXEL_PACK_BUFFER_BINDING 0x88ED
+#define GL_READ_FRAMEBUFFER 0x8CA8
+#define GL_READ_FRAMEBUFFER_BINDING 0x8CAA
+#define GL_FRAMEBUFFER 0x8D40
+#define GL_FRAMEBUFFER_BINDING 0x8CA6
+
+typedef unsigned int glenum_t;
+typedef struct gl {
+    void (*GetIntegerv)(glenum_t, int *);
+    void (*PixelStorei)(glenum_t, int);
+    void (*ReadPixels)(int, int, int, int, glenum_t, glenum_t, void *);
+    void (*BindFramebuffer)(glenum_t, unsigned);
+    void (*ReadBuffer)(glenum_t);
+    void (*BindBuffer)(glenum_t, unsigned);
+} gl_t;
+
+static gl_t g;
+static int g_ok = -1;
+/* --snapshot last: the most recent frame, written at the end */
+static uint64_t last_frame = UINT64_MAX;
+static int last_w, last_h;
+
+static int load_gl(rp_state_t *st)
+{
+    if (g_ok >= 0)
+        return g_ok;
+    *(void **)&g.GetIntegerv = rp_wsi_proc(st, "glGetIntegerv");
+    *(void **)&g.PixelStorei = rp_wsi_proc(st, "glPixelStorei");
+    *(void **)&g.ReadPixels = rp_wsi_proc(st, "glReadPixels");
+    *(void **)&g.BindFramebuffer = rp_wsi_proc(st, "glBindFramebuffer");
+    *(void **)&g.ReadBuffer = rp_wsi_proc(st, "glReadBuffer");
+    *(void **)&g.BindBuffer = rp_wsi_proc(st, "glBindBuffer");
+    g_ok = g.GetIntegerv && g.PixelStorei && g.ReadPixels && g.BindFramebuffer && g.ReadBuffer &&
+           g.BindBuffer;
+    return g_ok;
+}
+
+/* Read the back buffer of the current drawable (w x h) into st->pixels,
+ * rows top to bottom. */
+static int readback(rp_exec_t *x, int w, int h)
+{
+    rp_state_t *st = x->st;
+    rp_ctx_t *c = x->ctx;
+    size_t row = (size_t)w * 4, n = row * (size_t)h;
+    if (n + row > st->npixels) {
+        uint8_t *p = realloc(st->pixels, n + row);
+        if (!p) {
+            rp_fatal(st, "out of memory (frame of %dx%d)", w, h);
+            return -1;
+        }
+        st->pixels = p, st->npixels = n + row;
+    }
+    int es2 = c->es && c->major < 3;
+    int align = 4, rowlen = 0, skipr = 0, skipp = 0, pbo = 0, rfb = 0, rbuf = GL_BACK;
+    g.GetIntegerv(GL_PACK_ALIGNMENT, &align);
+    if (!es2) {
+        g.GetIntegerv(GL_PACK_ROW_LENGTH, &rowlen);
+        g.GetIntegerv(GL_PACK_SKIP_ROWS, &skipr);
+        g.GetIntegerv(GL_PACK_SKIP_PIXELS, &skipp);
+        g.GetIntegerv(GL_PIXEL_PACK_BUFFER_BINDING, &pbo);
+        g.GetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &rfb);
+        g.GetIntegerv(GL_READ_BUFFER, &rbuf);
+    } else {
+        g.GetIntegerv(GL_FRAMEBUFFER_BINDING, &rfb);
+    }
+    g.PixelStorei(GL_PACK_ALIGNMENT, 1);
+    if (!es2) {
+        if (rowlen) g.PixelStorei(GL_PACK_ROW_LENGTH, 0);
+        if (skipr) g.PixelStorei(GL_PACK_SKIP_ROWS, 0);
+        if (skipp) g.PixelStorei(GL_PACK_SKIP_PIXELS, 0);
+        if (pbo) g.BindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+        if (rfb) g.BindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+        if (rbuf != GL_BACK) g.ReadBuffer(GL_BACK);
+    } else if (rfb) {
+        g.BindFramebuffer(GL_FRAMEBUFFER, 0);
+    }
+    g.ReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, st->pixels);
+    g.PixelStorei(GL_PACK_ALIGNMENT, align);
+    if (!es2) {
+        if (rowlen) g.PixelStorei(GL_PACK_ROW_LENGTH, rowlen);
+        if (skipr) g.PixelStorei(GL_PACK_SKIP_ROWS, skipr);
+        if (skipp) g.PixelStorei(GL_PACK_SKIP_PIXELS, skipp);
+        if (pbo) g.BindBuffer(GL_PIXEL_PACK_BUFFER, (unsigned)pbo);
+        if (rfb) g.BindFramebuffer(GL_READ_FRAMEBUFFER, (unsigned)rfb);
+        if (rbuf != GL_BACK) g.ReadBuffer((glenum_t)rbuf);
+    } else if (rfb) {
+        g.BindFramebuffer(GL_FRAMEBUFFER, (unsigned)rfb);
+    }
+    /* bottom-up -> top-down, through the spare row at the end */
+    uint8_t *tmp = st->pixels + n;
+    for (int y = 0; y < h / 2; y++) {
+        uint8_t *a = st->pixels + (size_t)y * row, *b = st->pixels + (size_t)(h - 1 - y) * row;
+        memcpy(tmp, a, row);
+        memcpy(a, b, row);
+        memcpy(b, tmp, row);
+    }
+    return 0;
+}
+
+static int write_png(rp_state_t *st, uint64_t frame, const uint8_t *px, int w, int h)
+{
+    const char *dir = st->o->snapshot_dir ? st->o->snapshot_dir : ".";
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        rp_fatal(st, "cannot create %s: %s", dir, strerror(errno));
+        return -1;
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/frame%llu.png", dir, (unsigned long long)frame);
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        rp_fatal(st, "cannot write %s: %s", path, strerror(errno));
+        return -1;
+    }
+    png_structp p = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+    png_infop info = p ? png_create_info_struct(p) : NULL;
+    if (!p || !info || setjmp(png_jmpbuf(p))) {
+        png_destroy_write_struct(&p, &info);
+        fclose(f);
+        rp_fatal(st, "cannot write %s (libpng)", path);
+        return -1;
+    }
+    png_init_io(p, f);
+    png_set_IHDR(p, info, (png_uint_32)w, (png_uint_32)h, 8, PNG_COLOR_TYPE_RGB_ALPHA,
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(p, info);
+    for (int y = 0; y < h; y++)
+        png_write_row(p, (png_const_bytep)(px + (size_t)y * (size_t)w * 4));
+    png_write_end(p, NULL);
+    png_destroy_write_struct(&p, &info);
+    if (fclose(f) != 0) {
+        rp_fatal(st, "cannot write %s: %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int rp_frame_end(rp_exec_t *x, rp_surface_t *s)
+{
+    rp_state_t *st = x->st;
+    const rp_opts_t *o = st->o;
+    uint64_t f = st->frame;
+    if (o->benchmark || f < o->first || f > o->last)
+        return 0;
+    int sum = o->checksums;
+    int snap = rp_frameset_has(&o->snapshots, f, 0);
+    int keep = o->snapshots.last;
+    if (!sum && !snap && !keep)
+        return 0;
+    if (!x->ctx || load_gl(st) != 1)
+        return 0;
+    int w = s->width, h = s->height;
+    if (readback(x, w, h))
+        return -1;
+    size_t n = (size_t)w * (size_t)h * 4;
+    if (sum) {
+        char hex[33];
+        if (o->digest == RP_DIGEST_MD5) {
+            MD5_CTX m;
+            uint8_t d[16];
+            MD5Init(&m);
+            MD5Update(&m, st->pixels, n);
+            MD5Final(d, &m);
+            for (int i = 0; i < 16; i++)
+                snprintf(hex + 2 * i, 3, "%02x", d[i]);
+        } else {
+            snprintf(hex, sizeof hex, "%016llx", (unsigned long long)XXH3_64bits(st->pixels, n));
+        }
+        fprintf(o->out, "frame %llu %s\n", (unsigned long long)f, hex);
+    }
+    if (snap && write_png(st, f, st->pixels, w, h))
+        return -1;
+    if (keep && !snap) {
+        last_frame = f, last_w = w, last_h = h;
+    } else {
+        last_frame = UINT64_MAX;
+    }
+    return 0;
+}
+
+void rp_frames_end(rp_state_t *st)
+{
+    /* --snapshot last: the pixels of the last frame are still in
+     * st->pixels when no frame was read after it */
+    if (st->o->snapshots.last && last_frame != UINT64_MAX && st->pixels && !st->failed)
+        write_png(st, last_frame, st->pixels, last_w, last_h);
+    last_frame = UINT64_MAX;
+    g_ok = -1;
+}

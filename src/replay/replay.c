@@ -1,0 +1,429 @@
+/* replay.c -- the driver of a replay.
+ *
+ * Owns: rp_run (stream the trace with the format library's reader, never
+ * loading it whole), the declared functions (a trace names its functions;
+ * each is matched by name to the generated table once, at its
+ * declaration, and checked against its recorded signature), the dispatch
+ * of every call to the executor of its traced thread (threads.c), the
+ * frame count, warnings and errors, progress and the benchmark line.
+ * May use: every module of rp.h.
+ * Must never: decode arguments (decode.c) or touch the window system
+ * (wsi.c).
+ *
+ * Phase B hooks: --check compares the extras `wip15.digest`, frame digests
+ * and glGetError results in rp_exec_call (after the real call, where the
+ * decoded outputs are still in the arena); --timing wraps the same call.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "rp.h"
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void rp_opts_default(rp_opts_t *o)
+{
+    memset(o, 0, sizeof *o);
+    o->first = 0;
+    o->last = UINT64_MAX;
+    o->out = stdout;
+    o->snapshot_dir = ".";
+}
+
+int rp_frameset_parse(rp_frameset_t *s, const char *text, char *err)
+{
+    memset(s, 0, sizeof *s);
+    const char *p = text;
+    if (!*p) {
+        snprintf(err, 256, "empty frame list");
+        return -1;
+    }
+    while (*p) {
+        const char *e = strchr(p, ',');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        char item[64];
+        if (n == 0 || n >= sizeof item) {
+            snprintf(err, 256, "bad frame list '%s'", text);
+            return -1;
+        }
+        memcpy(item, p, n);
+        item[n] = 0;
+        if (strcmp(item, "last") == 0) {
+            s->last = 1;
+        } else {
+            char *end;
+            errno = 0;
+            unsigned long long lo = strtoull(item, &end, 10), hi = lo;
+            if (end == item || errno || item[0] == '-') {
+                snprintf(err, 256, "bad frame '%s' (N, A-B, A- or last)", item);
+                return -1;
+            }
+            if (*end == '-') {
+                const char *h = end + 1;
+                if (!*h) {
+                    hi = UINT64_MAX;
+                } else {
+                    hi = strtoull(h, &end, 10);
+                    if (end == h || *end || errno || hi < lo) {
+                        snprintf(err, 256, "bad frame range '%s'", item);
+                        return -1;
+                    }
+                }
+            } else if (*end) {
+                snprintf(err, 256, "bad frame '%s' (N, A-B, A- or last)", item);
+                return -1;
+            }
+            if (s->n == RP_MAX_RANGES) {
+                snprintf(err, 256, "at most %d frame ranges", RP_MAX_RANGES);
+                return -1;
+            }
+            s->lo[s->n] = lo, s->hi[s->n] = hi, s->n++;
+        }
+        p += n;
+        if (*p == ',')
+            p++;
+    }
+    return 0;
+}
+
+int rp_frameset_has(const rp_frameset_t *s, uint64_t f, int is_last)
+{
+    if (s->all || (s->last && is_last))
+        return 1;
+    for (uint32_t i = 0; i < s->n; i++)
+        if (f >= s->lo[i] && f <= s->hi[i])
+            return 1;
+    return 0;
+}
+
+static void vmsg(rp_state_t *st, const char *kind, const char *fmt, va_list ap)
+{
+    if (st->progress_shown) {
+        fputc('\n', stderr);
+        st->progress_shown = 0;
+    }
+    fprintf(stderr, RP_PREFIX "%s", kind);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
+void rp_fatal(rp_state_t *st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    pthread_mutex_lock(&st->lock);
+    if (!st->stop)
+        vmsg(st, "", fmt, ap);
+    st->failed = 1;
+    st->stop = 1;
+    pthread_mutex_unlock(&st->lock);
+    va_end(ap);
+}
+
+void rp_note(rp_state_t *st, const char *fmt, ...)
+{
+    if (st->o->quiet)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    pthread_mutex_lock(&st->lock);
+    vmsg(st, "", fmt, ap);
+    pthread_mutex_unlock(&st->lock);
+    va_end(ap);
+}
+
+int rp_cannot(rp_exec_t *x, uint32_t fn, const char *fmt, ...)
+{
+    rp_state_t *st = x->st;
+    pthread_mutex_lock(&st->lock);
+    if (st->o->strict) {
+        if (!st->stop) {
+            char buf[600];
+            va_list ap;
+            va_start(ap, fmt);
+            vsnprintf(buf, sizeof buf, fmt, ap);
+            va_end(ap);
+            if (st->progress_shown)
+                fputc('\n', stderr), st->progress_shown = 0;
+            fprintf(stderr, RP_PREFIX "error (--strict): %s (call %llu, frame %llu): %s\n",
+                    fn < w15_nfuncs ? w15_str(w15_funcs[fn].name) : "?",
+                    x->st->cur_call ? (unsigned long long)x->st->cur_call->index : 0ull,
+                    (unsigned long long)st->frame, buf);
+        }
+        st->failed = 1;
+        st->stop = 1;
+    } else if (fn < w15_nfuncs && !st->warned[fn]) {
+        st->warned[fn] = 1;
+        if (!st->o->quiet) {
+            char buf[600];
+            va_list ap;
+            va_start(ap, fmt);
+            vsnprintf(buf, sizeof buf, fmt, ap);
+            va_end(ap);
+            if (st->progress_shown)
+                fputc('\n', stderr), st->progress_shown = 0;
+            fprintf(stderr, RP_PREFIX "warning: %s (first at call %llu, frame %llu): %s%s\n",
+                    w15_str(w15_funcs[fn].name),
+                    x->st->cur_call ? (unsigned long long)x->st->cur_call->index : 0ull,
+                    (unsigned long long)st->frame, buf,
+                    " (further calls of this function are not reported)");
+        }
+    }
+    st->skipped++;
+    pthread_mutex_unlock(&st->lock);
+    return 1;
+}
+
+void *rp_addr(rp_state_t *st, uint32_t fn)
+{
+    if (__builtin_expect(st->addr_done[fn], 1))
+        return st->addr[fn];
+    pthread_mutex_lock(&st->lock);
+    if (!st->addr_done[fn]) {
+        st->addr[fn] = rp_wsi_proc(st, w15_str(w15_funcs[fn].name));
+        __atomic_store_n(&st->addr_done[fn], 1, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&st->lock);
+    return st->addr[fn];
+}
+
+int rp_call_real(rp_exec_t *x, rp_call_t *c)
+{
+    void *fn = rp_addr(x->st, c->fn);
+    if (!fn)
+        return rp_cannot(x, c->fn, "the replaying GL has no such function");
+    rp_funcs[c->fn].thunk(fn, c->a, &c->r);
+    x->st->calls++;
+    return 0;
+}
+
+int rp_exec_call(rp_exec_t *x, const w15_call_t *wc, uint32_t fn)
+{
+    rp_state_t *st = x->st;
+    const rp_func_t *rf = &rp_funcs[fn];
+    if (rf->kind == RP_KIND_SKIP) {
+        st->skipped++;
+        return 0;
+    }
+    rp_call_t c;
+    c.wc = wc;
+    c.fn = fn;
+    c.frame = st->frame;
+    c.r.u = 0;
+    rp_arena_reset(&x->arena);
+    int rc = rp_decode(x, &c);
+    if (rc)
+        return rc < 0 ? -1 : 0;
+    if (rf->kind == RP_KIND_CUSTOM) {
+        if (rf->handler && rf->handler < rp_nhandlers)
+            rc = rp_handlers[rf->handler](x, &c);
+    } else {
+        rc = rp_call_real(x, &c);
+        if (rc == 0)
+            rp_roles_after(x, &c);
+    }
+    return rc < 0 ? -1 : 0;
+}
+
+/* ---- declarations ---------------------------------------------------- */
+
+static rp_decl_t *decl_of(rp_state_t *st, uint32_t index)
+{
+    uint64_t k = rp_names_get(&st->decl_index, (uint64_t)index + ((uint64_t)1 << 40));
+    if (k < ((uint64_t)1 << 40) && k >= 1 && k <= st->ndecls)
+        return &st->decls[k - 1];
+    return NULL;
+}
+
+static int declare(rp_state_t *st, const w15_func_t *f)
+{
+    rp_decl_t *d = decl_of(st, f->index);
+    if (!d) {
+        if (st->ndecls == st->decap) {
+            uint32_t cap = st->decap ? st->decap * 2 : 64;
+            rp_decl_t *nd = realloc(st->decls, (size_t)cap * sizeof *nd);
+            if (!nd)
+                return -1;
+            st->decls = nd;
+            st->decap = cap;
+        }
+        d = &st->decls[st->ndecls++];
+        if (rp_names_put(&st->decl_index, (uint64_t)f->index + ((uint64_t)1 << 40), st->ndecls))
+            return -1;
+    }
+    memset(d, 0, sizeof *d);
+    d->fn = RP_FN_UNKNOWN;
+    if (strcmp(f->name, "wip15TraceBegin") == 0) {
+        d->fn = RP_FN_TRACE_BEGIN;
+    } else if (strcmp(f->name, "wip15ThreadSwitch") == 0) {
+        d->fn = RP_FN_THREAD_SWITCH;
+        d->ok = f->nargs >= 1 && f->args[0].base == W15_UINT && !f->args[0].is_array;
+    } else if (strncmp(f->name, "wip15", 5) == 0) {
+        d->fn = RP_FN_OTHER_PSEUDO;
+        rp_note(st, "note: pseudo-call %s is not replayed by this version", f->name);
+    } else {
+        int g = w15_func_lookup(f->name);
+        if (g >= 0 && (uint32_t)g < rp_nfuncs) {
+            d->fn = (uint32_t)g;
+            d->ok = rp_signature_ok(f, (uint32_t)g);
+            if (!d->ok)
+                rp_note(st, "warning: %s is recorded with another signature than this version's; "
+                            "its calls are not replayed", f->name);
+        } else {
+            rp_note(st, "warning: %s is unknown to this version; its calls are not replayed", f->name);
+        }
+    }
+    return 0;
+}
+
+/* ---- progress -------------------------------------------------------- */
+
+static void progress(rp_state_t *st, int final)
+{
+    double t = now_s();
+    if (!final && t < st->next_progress)
+        return;
+    st->next_progress = t + 1.0;
+    if (st->o->quiet)
+        return;
+    double el = t - st->t0;
+    if (!final && el < 2.0)
+        return;
+    if (final && !st->progress_shown)
+        return;
+    pthread_mutex_lock(&st->lock);
+    fprintf(stderr, "\r" RP_PREFIX "frame %llu, %llu calls, %.1f s, %.1f frames/s%s",
+            (unsigned long long)st->frame, (unsigned long long)st->calls, el,
+            el > 0 ? (double)st->frame / el : 0.0, final ? "\n" : "");
+    st->progress_shown = !final;
+    pthread_mutex_unlock(&st->lock);
+}
+
+/* ---- the run --------------------------------------------------------- */
+
+int rp_run(const rp_opts_t *o)
+{
+    rp_state_t *st = calloc(1, sizeof *st);
+    if (!st) {
+        fprintf(stderr, RP_PREFIX "out of memory\n");
+        return 1;
+    }
+    st->o = o;
+    pthread_mutex_init(&st->lock, NULL);
+    st->addr = calloc(w15_nfuncs, sizeof *st->addr);
+    st->addr_done = calloc(w15_nfuncs, 1);
+    st->warned = calloc(w15_nfuncs, 1);
+    int rc = 1;
+    if (!st->addr || !st->addr_done || !st->warned) {
+        fprintf(stderr, RP_PREFIX "out of memory\n");
+        goto out;
+    }
+    w15_error_t err;
+    st->rd = w15_reader_open(o->path, &err);
+    if (!st->rd) {
+        fprintf(stderr, RP_PREFIX "%s\n", err.msg);
+        goto out;
+    }
+    if (rp_wsi_init(st))
+        goto out;
+    st->noctx_share.refs = 1;
+    st->t0 = now_s();
+    st->next_progress = st->t0 + 2.0;
+    rp_exec_t *x = NULL;
+    w15_op_t op;
+    w15_next_t n;
+    uint32_t tick = 0;
+    int truncated = 0;
+    while (!st->stop && (n = w15_reader_next(st->rd, &op, &err)) <= W15_NEXT_CALL) {
+        if (n == W15_NEXT_DECL_FUNC) {
+            if (declare(st, op.func)) {
+                rp_fatal(st, "out of memory");
+                break;
+            }
+            continue;
+        }
+        if (n != W15_NEXT_CALL)
+            continue;
+        const w15_call_t *wc = op.call;
+        rp_decl_t *d = decl_of(st, wc->func->index);
+        if (!d || d->fn == RP_FN_UNKNOWN || d->fn == RP_FN_OTHER_PSEUDO || d->fn == RP_FN_TRACE_BEGIN)
+            continue;
+        if (d->fn == RP_FN_THREAD_SWITCH) {
+            if (!d->ok || !wc->args[0].count)
+                continue;
+            x = rp_thread_get(st, wc->args[0].v.u[0]);
+            if (!x) {
+                rp_fatal(st, "cannot start a replay thread");
+                break;
+            }
+            continue;
+        }
+        if (!x) {
+            x = rp_thread_get(st, 0); /* a trace without ThreadSwitch */
+            if (!x) {
+                rp_fatal(st, "out of memory");
+                break;
+            }
+        }
+        st->cur_call = wc;
+        if (!d->ok) {
+            rp_cannot(x, d->fn, "recorded with another signature");
+            continue;
+        }
+        if (rp_thread_run(x, wc, d->fn) < 0)
+            break;
+        if (w15_funcs[d->fn].flags & W15_FN_FRAME_END)
+            st->frame++;
+        if (++tick == 2048) {
+            tick = 0;
+            progress(st, 0);
+        }
+    }
+    if (!st->stop) {
+        if (n == W15_NEXT_TRUNCATED) {
+            truncated = 1;
+            rp_note(st, "%s; replayed up to the last complete call", err.msg);
+        } else if (n == W15_NEXT_ERROR) {
+            rp_fatal(st, "%s", err.msg);
+        }
+    }
+    progress(st, 1);
+    double el = now_s() - st->t0;
+    rp_frames_end(st);
+    rp_threads_end(st);
+    if (o->benchmark && !st->failed)
+        fprintf(o->out, "replayed %llu calls in %.3f s: %.0f calls/s, %llu frames: %.2f frames/s%s\n",
+                (unsigned long long)st->calls, el, el > 0 ? (double)st->calls / el : 0.0,
+                (unsigned long long)st->frame, el > 0 ? (double)st->frame / el : 0.0,
+                truncated ? " (truncated trace)" : "");
+    rc = st->failed ? 1 : 0;
+out:
+    rp_wsi_end(st);
+    if (st->rd)
+        w15_reader_close(st->rd);
+    for (unsigned g = 0; g < W15_GROUP_TYPE_COUNT_; g++) {
+        rp_names_free(&st->ws[g]);
+        rp_names_free(&st->noctx_ns[g]);
+        rp_names_free(&st->noctx_share.ns[g]);
+    }
+    rp_names_free(&st->noctx_share.locs);
+    rp_names_free(&st->visuals);
+    rp_names_free(&st->decl_index);
+    free(st->decls);
+    free(st->addr);
+    free(st->addr_done);
+    free(st->warned);
+    free(st->pixels);
+    pthread_mutex_destroy(&st->lock);
+    free(st);
+    return rc;
+}

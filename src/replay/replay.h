@@ -1,0 +1,55 @@
+/* replay.h -- libwip15replay: play a WIP15 trace back (issue 9, phase A).
+ *
+ * Owns: the options of a replay and its one entry point.
+ * Used by: src/tools/cmd_replay.c (option parsing only), tests.
+ * Must never: print to stdout except the lines asked for (--checksums,
+ * --benchmark), exit, or keep state between two rp_run() calls.
+ */
+#ifndef RP_REPLAY_H
+#define RP_REPLAY_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+enum rp_digest { RP_DIGEST_XXH3 = 0, RP_DIGEST_MD5 = 1 };
+
+/* A set of frame numbers: ranges A..B (B = UINT64_MAX: open), plus `last`. */
+#define RP_MAX_RANGES 32
+typedef struct rp_frameset {
+    uint32_t n;
+    uint64_t lo[RP_MAX_RANGES], hi[RP_MAX_RANGES];
+    int last;  /* the last frame of the trace */
+    int all;   /* every frame (set when no ranges were given) */
+} rp_frameset_t;
+
+typedef struct rp_opts {
+    const char *path;          /* the trace */
+    int checksums;             /* print "frame N <hex>" per frame */
+    enum rp_digest digest;     /* of --checksums */
+    rp_frameset_t snapshots;   /* frames written as PNG (n == 0 && !last: none) */
+    const char *snapshot_dir;  /* where (default ".") */
+    uint64_t first, last;      /* --frames A-B: frames presented and checked */
+    int benchmark;             /* calls/s and frames/s, nothing per call */
+    int window;                /* GLX traces on an X display */
+    int strict;                /* a call that cannot replay is an error */
+    int quiet;                 /* no warnings, no progress */
+    FILE *out;                 /* checksums and benchmark lines (stdout) */
+} rp_opts_t;
+
+/* Defaults: everything off, frames 0..UINT64_MAX, out = stdout. */
+void rp_opts_default(rp_opts_t *o);
+
+/* Parse a frame set: "N", "A-B", "A-" (open end), "last", separated by
+ * commas ("0-9,20,last").  Returns 0, or -1 with a message in err[256]. */
+int rp_frameset_parse(rp_frameset_t *s, const char *text, char *err);
+/* Whether frame `f` is in the set (`is_last`: f is the trace's last frame). */
+int rp_frameset_has(const rp_frameset_t *s, uint64_t f, int is_last);
+
+/* Replay the trace.  Returns 0 when it reached the end of the trace (or the
+ * last complete call of a truncated one) with no error, 1 on an error (a
+ * corrupt trace, no usable GL, a call that cannot replay under --strict, a
+ * snapshot that cannot be written); every error has been reported on
+ * stderr with the prefix "wip15 replay: ". */
+int rp_run(const rp_opts_t *o);
+
+#endif

@@ -1,0 +1,255 @@
+/* rp.h -- what the modules of libwip15replay share.
+ *
+ * Owns: the replay state (rp_state_t), the per-thread executor (rp_exec_t),
+ * the decoded call (rp_call_t), contexts and surfaces (rp_ctx_t,
+ * rp_surface_t), and the module interfaces below.
+ * Used by: every file of src/replay/.
+ * Must never: include GL/GLX/EGL system headers (wsi.c alone does) or the
+ * generated protos.h (only the generated table does).
+ *
+ * Modules:
+ *   replay.c   the driver: streams the trace, maps declared functions to
+ *              the generated table, dispatches calls to threads, frames,
+ *              progress, statistics, the end.
+ *   decode.c   recorded values -> C arguments (rp_call_t), the roles after
+ *              the call (names created/deleted, locations, programs in use).
+ *   names.c    one remapping mechanism: recorded value -> replayed value
+ *              per namespace (rp_names_t), scopes (share group / context /
+ *              window system).
+ *   threads.c  one OS thread per traced thread, calls handed over in the
+ *              recorded order (rp_order_* is the hook of issue 8's
+ *              wip15.gseq global order).
+ *   wsi.c      the hand-written replay of GLX and EGL (contexts, surfaces,
+ *              MakeCurrent, swaps) on headless EGL or GLX windows, and the
+ *              GL function addresses.
+ *   frames.c   frame checksums (XXH3, MD5) and PNG snapshots.
+ *   arena.c    per-call scratch memory (no malloc per call).
+ */
+#ifndef RP_RP_H
+#define RP_RP_H
+
+#include <pthread.h>
+#include <semaphore.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "apitable.h"
+#include "replay.h"
+#include "table.h"
+#include "wip15/format.h"
+
+#define RP_PREFIX "wip15 replay: "
+#define RP_MAX_ARGS 32
+
+/* ---- arena.c: per-call scratch ---------------------------------------- */
+typedef struct rp_arena {
+    uint8_t *base;
+    size_t used, cap;
+    uint8_t **big;     /* blocks beyond the first (freed at reset) */
+    size_t nbig, bigcap;
+} rp_arena_t;
+/* 16-byte aligned memory valid until rp_arena_reset; NULL when out of memory. */
+void *rp_arena_alloc(rp_arena_t *a, size_t n);
+void rp_arena_reset(rp_arena_t *a);
+void rp_arena_free(rp_arena_t *a);
+
+/* ---- names.c ------------------------------------------------------------ */
+/* A map uint64 -> uint64; absent keys map to themselves (a name used
+ * without being created keeps its number). */
+typedef struct rp_names {
+    uint64_t *dense;   /* key < ndense: value + 1 (0 = absent) */
+    uint32_t ndense;
+    uint64_t *keys, *vals; /* open addressing, key 0 never stored here */
+    uint8_t *used;
+    uint32_t mask, n;
+    uint32_t changed;  /* entries whose value differs from the key */
+} rp_names_t;
+static inline uint64_t rp_names_get(const rp_names_t *m, uint64_t k);
+uint64_t rp_names_get_slow(const rp_names_t *m, uint64_t k);
+/* 0, or -1 when out of memory. */
+int rp_names_put(rp_names_t *m, uint64_t k, uint64_t v);
+void rp_names_del(rp_names_t *m, uint64_t k);
+/* Whether the map holds k. */
+int rp_names_has(const rp_names_t *m, uint64_t k);
+void rp_names_free(rp_names_t *m);
+
+static inline uint64_t rp_names_get(const rp_names_t *m, uint64_t k)
+{
+    if (k < m->ndense) {
+        uint64_t v = m->dense[k];
+        return v ? v - 1 : k;
+    }
+    return m->n ? rp_names_get_slow(m, k) : k;
+}
+
+/* Objects shared by the contexts of a share group. */
+typedef struct rp_share {
+    rp_names_t ns[W15_GROUP_TYPE_COUNT_];
+    rp_names_t locs;   /* (kind, program, recorded location) -> replayed */
+    int refs;
+} rp_share_t;
+
+/* ---- contexts and surfaces (wsi.c) ------------------------------------ */
+typedef struct rp_surface {
+    void *egl;          /* EGLSurface (headless) */
+    unsigned long xwin; /* X window (--window) */
+    int width, height;
+    int guessed;        /* size not known yet: taken from the first viewport */
+    void *config;       /* EGLConfig / GLXFBConfig it was created with */
+    int dead;
+} rp_surface_t;
+
+typedef struct rp_ctx {
+    void *handle;       /* EGLContext or GLXContext of the replay */
+    uint64_t traced;    /* the recorded handle */
+    rp_share_t *share;
+    rp_names_t ns[W15_GROUP_TYPE_COUNT_]; /* per-context namespaces */
+    int api;            /* RP_API_* */
+    int major, minor;   /* requested version (0: any) */
+    int profile;        /* 1 core, 2 compatibility, 0 unspecified */
+    int es;             /* an OpenGL ES context */
+    int glx;            /* a GLX context (--window), else EGL */
+    void *config;
+    rp_surface_t *draw, *read;
+    uint64_t program;   /* replayed name of the program in use */
+    int no_client_draws;/* client memory missing: draws skipped */
+    int bound;          /* current on some thread */
+} rp_ctx_t;
+
+/* ---- the decoded call --------------------------------------------------- */
+struct rp_call {
+    const w15_call_t *wc;   /* the recorded call */
+    uint32_t fn;            /* index in w15_funcs / rp_funcs */
+    uint32_t nargs;
+    rp_val_t a[RP_MAX_ARGS];
+    rp_val_t r;             /* result of the replayed call */
+    uint64_t frame;         /* frame the call belongs to */
+};
+
+/* ---- per traced thread -------------------------------------------------- */
+struct rp_state;
+struct rp_exec {
+    struct rp_state *st;
+    uint64_t tid;           /* traced thread id */
+    rp_ctx_t *ctx;          /* current context of this thread */
+    rp_arena_t arena;
+    int is_main;            /* runs on the reading thread */
+    /* threads.c */
+    pthread_t thread;
+    int started, quit;
+    sem_t go, done;
+    const w15_call_t *pending;
+    uint32_t pending_fn;
+    int pending_rc;
+    unsigned api_bound;     /* eglBindAPI of this thread (RP_API_*) */
+};
+
+enum { RP_API_GL = 1, RP_API_GLES = 2 };
+
+/* A declared function of the trace. */
+typedef struct rp_decl {
+    uint32_t fn;            /* generated index, or RP_FN_* */
+    uint8_t ok;             /* signature matches the generated table */
+    void *addr;             /* resolved real function (NULL: not yet) */
+    uint8_t resolved;
+} rp_decl_t;
+#define RP_FN_UNKNOWN 0xffffffffu
+#define RP_FN_TRACE_BEGIN 0xfffffff0u
+#define RP_FN_THREAD_SWITCH 0xfffffff1u
+#define RP_FN_OTHER_PSEUDO 0xfffffff2u
+
+typedef struct rp_state {
+    const rp_opts_t *o;
+    w15_reader_t *rd;
+    /* declarations: trace function index -> rp_decl_t */
+    rp_decl_t *decls;
+    uint32_t ndecls, decap;
+    rp_names_t decl_index;  /* trace index -> index into decls + 1 */
+    /* real function addresses per generated function */
+    void **addr;
+    uint8_t *addr_done;
+    uint8_t *warned;        /* per generated function: warned once */
+    int failed;             /* an error was reported (exit 1) */
+    int stop;               /* stop reading (fatal) */
+    /* window-system handles (EGL/GLX namespaces) */
+    rp_names_t ws[W15_GROUP_TYPE_COUNT_];
+    rp_names_t visuals;     /* XVisualInfo * recorded -> config */
+    rp_share_t noctx_share; /* names used with no context current */
+    rp_names_t noctx_ns[W15_GROUP_TYPE_COUNT_];
+    /* threads */
+    rp_exec_t **execs;
+    uint32_t nexecs;
+    rp_exec_t *cur;         /* thread of the calls being read */
+    const w15_call_t *cur_call; /* the call being replayed (messages) */
+    pthread_mutex_t lock;   /* contexts, warnings, frames (worker threads) */
+    /* frames */
+    uint64_t frame;         /* frames completed so far */
+    uint64_t calls;         /* calls replayed (real functions) */
+    uint64_t skipped;       /* calls not replayed */
+    uint8_t *pixels;        /* frame readback */
+    size_t npixels;
+    /* wsi.c */
+    void *wsi;
+    /* progress */
+    double t0, next_progress;
+    int progress_shown;
+} rp_state_t;
+
+/* ---- replay.c ----------------------------------------------------------- */
+/* One warning for function `fn` (printed once per function; under --strict
+ * an error).  Returns -1. */
+int rp_cannot(rp_exec_t *x, uint32_t fn, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* An error that stops the replay (exit 1). */
+void rp_fatal(rp_state_t *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A note on stderr unless -q. */
+void rp_note(rp_state_t *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The real address of generated function fn (resolved once), or NULL. */
+void *rp_addr(rp_state_t *st, uint32_t fn);
+/* Run one recorded call on this thread: decode, call, roles.  0 or -1. */
+int rp_exec_call(rp_exec_t *x, const w15_call_t *wc, uint32_t fn);
+/* Call generated function fn through its thunk with c's arguments. */
+int rp_call_real(rp_exec_t *x, rp_call_t *c);
+
+/* ---- decode.c ----------------------------------------------------------- */
+/* Fill c->a from the recorded call.  0, 1 = do not replay (warned), -1 fatal. */
+int rp_decode(rp_exec_t *x, rp_call_t *c);
+/* After the real call: names created/deleted, locations, program in use. */
+void rp_roles_after(rp_exec_t *x, rp_call_t *c);
+/* Whether the function's signature in the trace is the generated one. */
+int rp_signature_ok(const w15_func_t *f, uint32_t fn);
+/* The names map of group type gt for this thread's current context. */
+rp_names_t *rp_ns(rp_exec_t *x, unsigned gt);
+
+/* ---- threads.c ---------------------------------------------------------- */
+/* The executor of traced thread `tid` (created on first use). */
+rp_exec_t *rp_thread_get(rp_state_t *st, uint64_t tid);
+/* Run call wc on executor x (its own OS thread, or inline for the main
+ * one) and wait for it: calls replay in the recorded order.  Returns the
+ * call's status. */
+int rp_thread_run(rp_exec_t *x, const w15_call_t *wc, uint32_t fn);
+/* Stop and join every worker, free every executor. */
+void rp_threads_end(rp_state_t *st);
+/* Hook of issue 8's global order (wip15.gseq): wait until the global
+ * sequence reaches `gseq`, and mark it done.  Today every call already
+ * replays in file order, so these do nothing. */
+void rp_order_wait(rp_state_t *st, uint64_t gseq);
+void rp_order_done(rp_state_t *st, uint64_t gseq);
+
+/* ---- wsi.c -------------------------------------------------------------- */
+int rp_wsi_init(rp_state_t *st);
+void rp_wsi_end(rp_state_t *st);
+/* Address of a GL function by name (eglGetProcAddress / glXGetProcAddress). */
+void *rp_wsi_proc(rp_state_t *st, const char *name);
+/* Release the executor's context before its thread ends. */
+void rp_wsi_thread_end(rp_exec_t *x);
+/* A query of the current context (glGetIntegerv), 0 when no context. */
+int64_t rp_gl_get_integer(rp_exec_t *x, uint32_t pname);
+
+/* ---- frames.c ----------------------------------------------------------- */
+/* Before the swap that ends frame st->frame on surface s: checksum and
+ * snapshot as the options ask.  0, or -1 (error reported). */
+int rp_frame_end(rp_exec_t *x, rp_surface_t *s);
+void rp_frames_end(rp_state_t *st);
+
+#endif

@@ -1,0 +1,1005 @@
+/* wsi.c -- the hand-written replay: GLX and EGL, and the default
+ * framebuffer's size.
+ *
+ * Owns: the replay's display, configurations, contexts, surfaces and their
+ * maps from the recorded handles; every rp_h_* handler the annotations
+ * name (replay-custom); the GL function addresses.
+ * May use: rp.h, libEGL (dlopen), libGL's GLX and Xlib (--window).
+ * Must never: decode recorded values itself where rp_decode can (handlers
+ * get decoded arguments), or be bypassed: it is the one module of
+ * hand-written replay.
+ *
+ * Headless (default): every trace, GLX ones included, replays on EGL's
+ * surfaceless platform (Mesa): desktop GL through EGL_OPENGL_API, GLES
+ * through EGL_OPENGL_ES_API, each drawable a pbuffer.  --window: GLX traces
+ * on $DISPLAY with GLX windows (EGL traces stay headless).
+ * Drawable sizes: pbuffers have their recorded size; windows the trace
+ * does not size yet (issue 8 adds wip15DrawableSize) take the size of the
+ * first glViewport made while they are current, DEFAULT_W x DEFAULT_H
+ * until then.
+ */
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <X11/Xlib.h>
+#include <X11/Xutil.h>
+#include <GL/glx.h>
+
+#include "rp.h"
+
+#define DEFAULT_W 640
+#define DEFAULT_H 480
+#define ID_BASE ((uint64_t)1 << 48)
+
+#ifndef EGL_PLATFORM_SURFACELESS_MESA
+#define EGL_PLATFORM_SURFACELESS_MESA 0x31DD
+#endif
+#ifndef GLX_CONTEXT_MAJOR_VERSION_ARB
+#define GLX_CONTEXT_MAJOR_VERSION_ARB 0x2091
+#define GLX_CONTEXT_MINOR_VERSION_ARB 0x2092
+#define GLX_CONTEXT_PROFILE_MASK_ARB 0x9126
+#endif
+#ifndef GLX_CONTEXT_ES2_PROFILE_BIT_EXT
+#define GLX_CONTEXT_ES2_PROFILE_BIT_EXT 0x4
+#endif
+
+typedef struct rp_config {
+    int red, green, blue, alpha, depth, stencil, samples;
+    int from_glx;
+    EGLConfig egl[3];   /* per RP_API_* chosen lazily (index 0 unused) */
+    GLXFBConfig glx;
+} rp_config_t;
+
+typedef struct wsi {
+    void *libegl;
+    PFNEGLGETPROCADDRESSPROC GetProcAddress;
+    PFNEGLGETPLATFORMDISPLAYEXTPROC GetPlatformDisplayEXT;
+    EGLBoolean (*Initialize)(EGLDisplay, EGLint *, EGLint *);
+    EGLBoolean (*Terminate)(EGLDisplay);
+    EGLBoolean (*ChooseConfig)(EGLDisplay, const EGLint *, EGLConfig *, EGLint, EGLint *);
+    EGLBoolean (*GetConfigAttrib)(EGLDisplay, EGLConfig, EGLint, EGLint *);
+    EGLContext (*CreateContext)(EGLDisplay, EGLConfig, EGLContext, const EGLint *);
+    EGLBoolean (*DestroyContext)(EGLDisplay, EGLContext);
+    EGLSurface (*CreatePbufferSurface)(EGLDisplay, EGLConfig, const EGLint *);
+    EGLBoolean (*DestroySurface)(EGLDisplay, EGLSurface);
+    EGLBoolean (*MakeCurrent)(EGLDisplay, EGLSurface, EGLSurface, EGLContext);
+    EGLBoolean (*SwapBuffers)(EGLDisplay, EGLSurface);
+    EGLBoolean (*BindAPI)(EGLenum);
+    EGLint (*GetError)(void);
+    EGLBoolean (*ReleaseThread)(void);
+    EGLDisplay dpy;
+    int initialized;
+    /* --window */
+    void *libgl;
+    Display *xdpy;
+    __GLXextFuncPtr (*glXGetProcAddressARB)(const GLubyte *);
+    GLXFBConfig *(*glXChooseFBConfig)(Display *, int, const int *, int *);
+    XVisualInfo *(*glXGetVisualFromFBConfig)(Display *, GLXFBConfig);
+    GLXContext (*glXCreateContextAttribsARB)(Display *, GLXFBConfig, GLXContext, Bool, const int *);
+    Bool (*glXMakeContextCurrent)(Display *, GLXDrawable, GLXDrawable, GLXContext);
+    void (*glXSwapBuffers)(Display *, GLXDrawable);
+    void (*glXDestroyContext)(Display *, GLXContext);
+    /* GL for our own use */
+    void (*GetIntegerv)(GLenum, GLint *);
+    void (*Viewport)(GLint, GLint, GLsizei, GLsizei);
+    /* objects (freed at the end) */
+    rp_config_t **cfgs;
+    uint32_t ncfgs;
+    rp_ctx_t **ctxs;
+    uint32_t nctxs;
+    rp_surface_t **surfs;
+    uint32_t nsurfs;
+} wsi_t;
+
+#define W(st) ((wsi_t *)(st)->wsi)
+
+static void *grow(void *arr, uint32_t n, size_t es)
+{
+    if (n & (n - 1) && n > 8)
+        return arr; /* room left (capacity is the next power of two) */
+    uint32_t cap = n < 8 ? 8 : n * 2;
+    return realloc(arr, (size_t)cap * es);
+}
+
+#define PUSH(arr, n, v)                                                     \
+    ({                                                                      \
+        void *na_ = grow((arr), (n), sizeof *(arr));                        \
+        int ok_ = na_ != NULL;                                              \
+        if (ok_) {                                                          \
+            (arr) = na_;                                                    \
+            (arr)[(n)++] = (v);                                             \
+        }                                                                   \
+        ok_;                                                                \
+    })
+
+/* ---- setup ------------------------------------------------------------ */
+
+#define LOADE(name)                                                         \
+    do {                                                                    \
+        *(void **)&w->name = dlsym(w->libegl, "egl" #name);                 \
+        if (!w->name) {                                                     \
+            rp_fatal(st, "libEGL has no egl%s", #name);                     \
+            return -1;                                                      \
+        }                                                                   \
+    } while (0)
+
+int rp_wsi_init(rp_state_t *st)
+{
+    wsi_t *w = calloc(1, sizeof *w);
+    if (!w) {
+        rp_fatal(st, "out of memory");
+        return -1;
+    }
+    st->wsi = w;
+    w->libegl = dlopen("libEGL.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!w->libegl) {
+        rp_fatal(st, "cannot load libEGL.so.1: %s", dlerror());
+        return -1;
+    }
+    LOADE(GetProcAddress);
+    LOADE(Initialize);
+    LOADE(Terminate);
+    LOADE(ChooseConfig);
+    LOADE(GetConfigAttrib);
+    LOADE(CreateContext);
+    LOADE(DestroyContext);
+    LOADE(CreatePbufferSurface);
+    LOADE(DestroySurface);
+    LOADE(MakeCurrent);
+    LOADE(SwapBuffers);
+    LOADE(BindAPI);
+    LOADE(GetError);
+    LOADE(ReleaseThread);
+    w->GetPlatformDisplayEXT =
+        (PFNEGLGETPLATFORMDISPLAYEXTPROC)w->GetProcAddress("eglGetPlatformDisplayEXT");
+    if (st->o->window) {
+        w->libgl = dlopen("libGL.so.1", RTLD_NOW | RTLD_LOCAL);
+        if (!w->libgl) {
+            rp_fatal(st, "--window: cannot load libGL.so.1: %s", dlerror());
+            return -1;
+        }
+        *(void **)&w->glXGetProcAddressARB = dlsym(w->libgl, "glXGetProcAddressARB");
+        *(void **)&w->glXChooseFBConfig = dlsym(w->libgl, "glXChooseFBConfig");
+        *(void **)&w->glXGetVisualFromFBConfig = dlsym(w->libgl, "glXGetVisualFromFBConfig");
+        *(void **)&w->glXMakeContextCurrent = dlsym(w->libgl, "glXMakeContextCurrent");
+        *(void **)&w->glXSwapBuffers = dlsym(w->libgl, "glXSwapBuffers");
+        *(void **)&w->glXDestroyContext = dlsym(w->libgl, "glXDestroyContext");
+        if (w->glXGetProcAddressARB)
+            *(void **)&w->glXCreateContextAttribsARB =
+                (void *)w->glXGetProcAddressARB((const GLubyte *)"glXCreateContextAttribsARB");
+        if (!w->glXGetProcAddressARB || !w->glXChooseFBConfig || !w->glXGetVisualFromFBConfig ||
+            !w->glXMakeContextCurrent || !w->glXSwapBuffers || !w->glXDestroyContext ||
+            !w->glXCreateContextAttribsARB) {
+            rp_fatal(st, "--window: libGL lacks GLX 1.3 or GLX_ARB_create_context");
+            return -1;
+        }
+        w->xdpy = XOpenDisplay(NULL);
+        if (!w->xdpy) {
+            rp_fatal(st, "--window: cannot open the X display (is DISPLAY set?)");
+            return -1;
+        }
+    }
+    if (w->GetPlatformDisplayEXT)
+        w->dpy = w->GetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
+    if (!w->dpy || !w->Initialize(w->dpy, NULL, NULL)) {
+        if (!st->o->window) {
+            rp_fatal(st, "cannot open a headless EGL display (EGL_MESA_platform_surfaceless)");
+            return -1;
+        }
+        w->dpy = NULL;
+    } else {
+        w->initialized = 1;
+    }
+    *(void **)&w->GetIntegerv = rp_wsi_proc(st, "glGetIntegerv");
+    *(void **)&w->Viewport = rp_wsi_proc(st, "glViewport");
+    if (!w->GetIntegerv || !w->Viewport) {
+        rp_fatal(st, "no GL functions (glGetIntegerv)");
+        return -1;
+    }
+    return 0;
+}
+
+void *rp_wsi_proc(rp_state_t *st, const char *name)
+{
+    wsi_t *w = W(st);
+    if (!w)
+        return NULL;
+    if (w->glXGetProcAddressARB)
+        return (void *)w->glXGetProcAddressARB((const GLubyte *)name);
+    return (void *)w->GetProcAddress(name);
+}
+
+int64_t rp_gl_get_integer(rp_exec_t *x, uint32_t pname)
+{
+    if (!x->ctx)
+        return 0;
+    GLint v[4] = {0, 0, 0, 0};
+    W(x->st)->GetIntegerv(pname, v);
+    return v[0];
+}
+
+void rp_wsi_thread_end(rp_exec_t *x)
+{
+    wsi_t *w = W(x->st);
+    if (!w || !x->ctx)
+        return;
+    if (x->ctx->glx)
+        w->glXMakeContextCurrent(w->xdpy, None, None, NULL);
+    else if (w->dpy)
+        w->MakeCurrent(w->dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    x->ctx->bound = 0;
+    x->ctx = NULL;
+    if (w->dpy)
+        w->ReleaseThread();
+}
+
+static void free_share(rp_share_t *s)
+{
+    if (!s || --s->refs > 0)
+        return;
+    for (unsigned g = 0; g < W15_GROUP_TYPE_COUNT_; g++)
+        rp_names_free(&s->ns[g]);
+    rp_names_free(&s->locs);
+    free(s);
+}
+
+void rp_wsi_end(rp_state_t *st)
+{
+    wsi_t *w = W(st);
+    if (!w)
+        return;
+    for (uint32_t i = 0; i < w->nctxs; i++) {
+        rp_ctx_t *c = w->ctxs[i];
+        if (!c)
+            continue;
+        if (c->handle) {
+            if (c->glx)
+                w->glXDestroyContext(w->xdpy, c->handle);
+            else if (w->dpy)
+                w->DestroyContext(w->dpy, c->handle);
+        }
+        for (unsigned g = 0; g < W15_GROUP_TYPE_COUNT_; g++)
+            rp_names_free(&c->ns[g]);
+        free_share(c->share);
+        free(c);
+    }
+    for (uint32_t i = 0; i < w->nsurfs; i++) {
+        rp_surface_t *s = w->surfs[i];
+        if (s->egl && w->dpy)
+            w->DestroySurface(w->dpy, s->egl);
+        if (s->xwin && w->xdpy)
+            XDestroyWindow(w->xdpy, s->xwin);
+        free(s);
+    }
+    for (uint32_t i = 0; i < w->ncfgs; i++)
+        free(w->cfgs[i]);
+    free(w->ctxs), free(w->surfs), free(w->cfgs);
+    if (w->initialized)
+        w->Terminate(w->dpy);
+    if (w->xdpy)
+        XCloseDisplay(w->xdpy);
+    /* libEGL and libGL stay loaded: drivers keep threads and atexit hooks */
+    free(w);
+    st->wsi = NULL;
+}
+
+/* ---- ids: recorded handle -> our object ------------------------------ */
+
+static uint64_t rec_result(const rp_call_t *c)
+{
+    const w15_value_t *v = c->wc->result;
+    return v && v->count && !v->type.is_array && v->type.base != W15_FLOAT &&
+                   v->type.base != W15_DOUBLE && v->type.base != W15_STRING && v->type.base != W15_DATA
+               ? v->v.u[0]
+               : 0;
+}
+
+static uint64_t rec_arg(const rp_call_t *c, uint32_t i)
+{
+    const w15_value_t *v = &c->wc->args[i];
+    if (!v->count || v->type.is_array)
+        return 0;
+    switch (v->type.base) {
+    case W15_UINT: case W15_PTR: return v->v.u[0];
+    case W15_INT: return (uint64_t)v->v.i[0];
+    case W15_BOOL: return v->v.b[0];
+    default: return 0;
+    }
+}
+
+static void *obj_at(void **arr, uint32_t n, uint64_t id)
+{
+    if (id < ID_BASE || id - ID_BASE >= n)
+        return NULL;
+    return arr[id - ID_BASE];
+}
+
+static rp_config_t *cfg_of(rp_state_t *st, uint64_t mapped)
+{
+    return obj_at((void **)W(st)->cfgs, W(st)->ncfgs, mapped);
+}
+static rp_ctx_t *ctx_of(rp_state_t *st, uint64_t mapped)
+{
+    return obj_at((void **)W(st)->ctxs, W(st)->nctxs, mapped);
+}
+static rp_surface_t *surf_of(rp_state_t *st, uint64_t mapped)
+{
+    return obj_at((void **)W(st)->surfs, W(st)->nsurfs, mapped);
+}
+
+static int map_ws(rp_state_t *st, unsigned gt, uint64_t rec, uint64_t id)
+{
+    if (!rec)
+        return 0;
+    if (rp_names_put(&st->ws[gt], rec, id)) {
+        rp_fatal(st, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- configurations --------------------------------------------------- */
+
+static rp_config_t *new_config(rp_state_t *st, uint64_t *id)
+{
+    wsi_t *w = W(st);
+    rp_config_t *c = calloc(1, sizeof *c);
+    if (!c || !PUSH(w->cfgs, w->ncfgs, c)) {
+        free(c);
+        rp_fatal(st, "out of memory");
+        return NULL;
+    }
+    c->red = c->green = c->blue = 8;
+    c->depth = 24;
+    c->stencil = 8;
+    *id = ID_BASE + w->ncfgs - 1;
+    return c;
+}
+
+/* A GLX attribute list (visual lists: booleans stand alone). */
+static void config_from_glx(rp_config_t *c, const int *a, uint32_t n, int visual_list)
+{
+    c->from_glx = 1;
+    c->alpha = 0;
+    c->depth = 0;
+    c->stencil = 0;
+    for (uint32_t i = 0; i < n && a[i] != 0;) {
+        int t = a[i];
+        if (visual_list && (t == GLX_USE_GL || t == GLX_RGBA || t == GLX_DOUBLEBUFFER || t == GLX_STEREO)) {
+            i++;
+            continue;
+        }
+        int v = i + 1 < n ? a[i + 1] : 0;
+        switch (t) {
+        case GLX_RED_SIZE: c->red = v > 8 ? v : 8; break;
+        case GLX_GREEN_SIZE: c->green = v > 8 ? v : 8; break;
+        case GLX_BLUE_SIZE: c->blue = v > 8 ? v : 8; break;
+        case GLX_ALPHA_SIZE: c->alpha = v > 0 ? (v > 8 ? v : 8) : 0; break;
+        case GLX_DEPTH_SIZE: c->depth = v > 0 ? (v > 24 ? v : 24) : 0; break;
+        case GLX_STENCIL_SIZE: c->stencil = v > 0 ? 8 : 0; break;
+        case GLX_SAMPLES: c->samples = v; break;
+        default: break;
+        }
+        i += 2;
+    }
+}
+
+static void config_from_egl(rp_config_t *c, const EGLint *a, uint32_t n)
+{
+    c->alpha = 0;
+    c->depth = 0;
+    c->stencil = 0;
+    for (uint32_t i = 0; i + 1 < n && a[i] != EGL_NONE; i += 2) {
+        int v = a[i + 1];
+        switch (a[i]) {
+        case EGL_RED_SIZE: c->red = v > 8 ? v : 8; break;
+        case EGL_GREEN_SIZE: c->green = v > 8 ? v : 8; break;
+        case EGL_BLUE_SIZE: c->blue = v > 8 ? v : 8; break;
+        case EGL_ALPHA_SIZE: c->alpha = v > 0 ? (v > 8 ? v : 8) : 0; break;
+        case EGL_DEPTH_SIZE: c->depth = v > 0 ? (v > 24 ? v : 24) : 0; break;
+        case EGL_STENCIL_SIZE: c->stencil = v > 0 ? 8 : 0; break;
+        case EGL_SAMPLES: c->samples = v; break;
+        default: break;
+        }
+    }
+}
+
+/* The EGL config of c for an API: among the pbuffer configs of that API,
+ * the one closest to what was asked (exact alpha, depth and stencil when
+ * possible). */
+static EGLConfig egl_config(rp_state_t *st, rp_config_t *c, int api, int es_major)
+{
+    wsi_t *w = W(st);
+    if (c->egl[api])
+        return c->egl[api];
+    EGLint rt = api == RP_API_GL ? EGL_OPENGL_BIT : es_major >= 3 ? EGL_OPENGL_ES3_BIT : EGL_OPENGL_ES2_BIT;
+    if (api == RP_API_GLES && es_major == 1)
+        rt = EGL_OPENGL_ES_BIT;
+    EGLint attrs[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, rt,
+                      EGL_RED_SIZE, 1, EGL_GREEN_SIZE, 1, EGL_BLUE_SIZE, 1, EGL_NONE};
+    EGLConfig cfgs[256];
+    EGLint n = 0;
+    if (!w->ChooseConfig(w->dpy, attrs, cfgs, 256, &n) || n <= 0)
+        return NULL;
+    long best = -1;
+    EGLConfig pick = NULL;
+    for (EGLint i = 0; i < n; i++) {
+        EGLint r = 0, g = 0, b = 0, a = 0, d = 0, s = 0, ms = 0;
+        w->GetConfigAttrib(w->dpy, cfgs[i], EGL_RED_SIZE, &r);
+        w->GetConfigAttrib(w->dpy, cfgs[i], EGL_GREEN_SIZE, &g);
+        w->GetConfigAttrib(w->dpy, cfgs[i], EGL_BLUE_SIZE, &b);
+        w->GetConfigAttrib(w->dpy, cfgs[i], EGL_ALPHA_SIZE, &a);
+        w->GetConfigAttrib(w->dpy, cfgs[i], EGL_DEPTH_SIZE, &d);
+        w->GetConfigAttrib(w->dpy, cfgs[i], EGL_STENCIL_SIZE, &s);
+        w->GetConfigAttrib(w->dpy, cfgs[i], EGL_SAMPLES, &ms);
+        if (r < c->red || g < c->green || b < c->blue || a < c->alpha || d < c->depth || s < c->stencil)
+            continue;
+        long score = (long)(r - c->red) + (g - c->green) + (b - c->blue) + 4L * (a - c->alpha) +
+                     2L * (d - c->depth) + 2L * (s - c->stencil) + 8L * labs((long)ms - c->samples);
+        if (c->from_glx && c->depth == 0)
+            score -= d; /* GLX prefers the deepest depth buffer */
+        if (best < 0 || score < best)
+            best = score, pick = cfgs[i];
+    }
+    if (!pick)
+        pick = cfgs[0];
+    c->egl[api] = pick;
+    return pick;
+}
+
+static GLXFBConfig glx_config(rp_state_t *st, rp_config_t *c)
+{
+    wsi_t *w = W(st);
+    if (c->glx)
+        return c->glx;
+    int attrs[] = {GLX_RENDER_TYPE, GLX_RGBA_BIT, GLX_DRAWABLE_TYPE, GLX_WINDOW_BIT,
+                   GLX_DOUBLEBUFFER, True, GLX_RED_SIZE, 1, GLX_GREEN_SIZE, 1, GLX_BLUE_SIZE, 1,
+                   GLX_ALPHA_SIZE, c->alpha, GLX_DEPTH_SIZE, c->depth, GLX_STENCIL_SIZE, c->stencil,
+                   None};
+    int n = 0;
+    GLXFBConfig *l = w->glXChooseFBConfig(w->xdpy, DefaultScreen(w->xdpy), attrs, &n);
+    if (l && n > 0)
+        c->glx = l[0];
+    if (l)
+        XFree(l);
+    return c->glx;
+}
+
+/* ---- contexts ---------------------------------------------------------- */
+
+static rp_ctx_t *new_ctx(rp_state_t *st, rp_ctx_t *share, uint64_t *id)
+{
+    wsi_t *w = W(st);
+    rp_ctx_t *c = calloc(1, sizeof *c);
+    if (!c || !PUSH(w->ctxs, w->nctxs, c)) {
+        free(c);
+        rp_fatal(st, "out of memory");
+        return NULL;
+    }
+    if (share) {
+        c->share = share->share;
+        c->share->refs++;
+    } else {
+        c->share = calloc(1, sizeof *c->share);
+        if (!c->share) {
+            rp_fatal(st, "out of memory");
+            return NULL;
+        }
+        c->share->refs = 1;
+    }
+    *id = ID_BASE + w->nctxs - 1;
+    return c;
+}
+
+/* Create the real context c (attributes already in c). */
+static int realize_ctx(rp_exec_t *x, rp_ctx_t *c, rp_config_t *cfg, rp_ctx_t *share, uint32_t fn)
+{
+    rp_state_t *st = x->st;
+    wsi_t *w = W(st);
+    c->config = cfg;
+    if (w->xdpy && !c->es) {
+        c->glx = 1;
+        GLXFBConfig fb = glx_config(st, cfg);
+        int a[16], k = 0;
+        if (c->major) {
+            a[k++] = GLX_CONTEXT_MAJOR_VERSION_ARB, a[k++] = c->major;
+            a[k++] = GLX_CONTEXT_MINOR_VERSION_ARB, a[k++] = c->minor;
+        }
+        if (c->profile)
+            a[k++] = GLX_CONTEXT_PROFILE_MASK_ARB, a[k++] = c->profile;
+        a[k] = None;
+        c->handle = fb ? w->glXCreateContextAttribsARB(w->xdpy, fb, share ? share->handle : NULL, True, a)
+                       : NULL;
+        if (!c->handle)
+            return rp_cannot(x, fn, "cannot create a GLX context (version %d.%d, profile %d)",
+                             c->major, c->minor, c->profile);
+        return 0;
+    }
+    if (!w->dpy)
+        return rp_cannot(x, fn, "no EGL display for an OpenGL ES context with --window");
+    int api = c->es ? RP_API_GLES : RP_API_GL;
+    EGLConfig ec = egl_config(st, cfg, api, c->major ? c->major : 2);
+    if (!w->BindAPI(c->es ? EGL_OPENGL_ES_API : EGL_OPENGL_API))
+        return rp_cannot(x, fn, "eglBindAPI(%s) failed", c->es ? "EGL_OPENGL_ES_API" : "EGL_OPENGL_API");
+    EGLint a[16], k = 0;
+    if (c->major) {
+        a[k++] = EGL_CONTEXT_MAJOR_VERSION, a[k++] = c->major;
+        if (!c->es || c->minor)
+            a[k++] = EGL_CONTEXT_MINOR_VERSION, a[k++] = c->minor;
+    }
+    if (!c->es && c->profile)
+        a[k++] = EGL_CONTEXT_OPENGL_PROFILE_MASK, a[k++] = c->profile;
+    a[k] = EGL_NONE;
+    c->handle = ec ? w->CreateContext(w->dpy, ec, share ? share->handle : EGL_NO_CONTEXT, a) : NULL;
+    if (!c->handle)
+        return rp_cannot(x, fn, "cannot create an %s %d.%d context (EGL error 0x%x)",
+                         c->es ? "OpenGL ES" : "OpenGL", c->major, c->minor, w->GetError());
+    return 0;
+}
+
+/* ---- surfaces ----------------------------------------------------------- */
+
+static rp_surface_t *new_surface(rp_state_t *st, int width, int height, uint64_t *id)
+{
+    wsi_t *w = W(st);
+    rp_surface_t *s = calloc(1, sizeof *s);
+    if (!s || !PUSH(w->surfs, w->nsurfs, s)) {
+        free(s);
+        rp_fatal(st, "out of memory");
+        return NULL;
+    }
+    s->guessed = width <= 0 || height <= 0;
+    s->width = s->guessed ? DEFAULT_W : width;
+    s->height = s->guessed ? DEFAULT_H : height;
+    *id = ID_BASE + w->nsurfs - 1;
+    return s;
+}
+
+static void drop_surface(rp_state_t *st, rp_surface_t *s)
+{
+    wsi_t *w = W(st);
+    if (s->egl)
+        w->DestroySurface(w->dpy, s->egl);
+    s->egl = NULL;
+    if (s->xwin)
+        XDestroyWindow(w->xdpy, s->xwin);
+    s->xwin = 0;
+    s->config = NULL;
+}
+
+/* The real drawable of s for context ctx. */
+static int realize_surface(rp_exec_t *x, rp_surface_t *s, rp_ctx_t *ctx, uint32_t fn)
+{
+    rp_state_t *st = x->st;
+    wsi_t *w = W(st);
+    rp_config_t *cfg = ctx->config;
+    if (ctx->glx) {
+        if (s->xwin && s->config == cfg)
+            return 0;
+        drop_surface(st, s);
+        GLXFBConfig fb = glx_config(st, cfg);
+        XVisualInfo *vi = fb ? w->glXGetVisualFromFBConfig(w->xdpy, fb) : NULL;
+        if (!vi)
+            return rp_cannot(x, fn, "no X visual for the GLX configuration");
+        Window root = RootWindow(w->xdpy, vi->screen);
+        XSetWindowAttributes swa;
+        memset(&swa, 0, sizeof swa);
+        swa.colormap = XCreateColormap(w->xdpy, root, vi->visual, AllocNone);
+        s->xwin = XCreateWindow(w->xdpy, root, 0, 0, (unsigned)s->width, (unsigned)s->height, 0,
+                                vi->depth, InputOutput, vi->visual, CWColormap, &swa);
+        XFree(vi);
+        XStoreName(w->xdpy, s->xwin, "wip15 replay");
+        XMapWindow(w->xdpy, s->xwin);
+        XSync(w->xdpy, False);
+        s->config = cfg;
+        return 0;
+    }
+    if (s->egl && s->config == cfg)
+        return 0;
+    drop_surface(st, s);
+    EGLConfig ec = egl_config(st, cfg, ctx->es ? RP_API_GLES : RP_API_GL, ctx->major ? ctx->major : 2);
+    EGLint a[] = {EGL_WIDTH, s->width, EGL_HEIGHT, s->height, EGL_NONE};
+    s->egl = ec ? w->CreatePbufferSurface(w->dpy, ec, a) : NULL;
+    if (!s->egl)
+        return rp_cannot(x, fn, "cannot create a %dx%d pbuffer (EGL error 0x%x)", s->width, s->height,
+                         w->GetError());
+    s->config = cfg;
+    return 0;
+}
+
+static int make_current(rp_exec_t *x, rp_ctx_t *ctx, rp_surface_t *draw, rp_surface_t *read, uint32_t fn)
+{
+    rp_state_t *st = x->st;
+    wsi_t *w = W(st);
+    rp_ctx_t *old = x->ctx;
+    if (old)
+        old->bound = 0;
+    if (old && (!ctx || old->glx != ctx->glx)) {
+        if (old->glx)
+            w->glXMakeContextCurrent(w->xdpy, None, None, NULL);
+        else
+            w->MakeCurrent(w->dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    }
+    if (!ctx) {
+        x->ctx = NULL;
+        return 0;
+    }
+    if (!ctx->handle)
+        return rp_cannot(x, fn, "the context was not created");
+    if (draw && realize_surface(x, draw, ctx, fn))
+        return 1;
+    if (read && read != draw && realize_surface(x, read, ctx, fn))
+        return 1;
+    int ok;
+    if (ctx->glx) {
+        ok = w->glXMakeContextCurrent(w->xdpy, draw ? draw->xwin : None, read ? read->xwin : draw ? draw->xwin : None,
+                                      ctx->handle);
+    } else {
+        w->BindAPI(ctx->es ? EGL_OPENGL_ES_API : EGL_OPENGL_API);
+        ok = w->MakeCurrent(w->dpy, draw ? draw->egl : EGL_NO_SURFACE,
+                            read ? read->egl : draw ? draw->egl : EGL_NO_SURFACE, ctx->handle);
+    }
+    if (!ok)
+        return rp_cannot(x, fn, "MakeCurrent failed");
+    x->ctx = ctx;
+    ctx->bound = 1;
+    ctx->draw = draw;
+    ctx->read = read ? read : draw;
+    return 0;
+}
+
+/* ---- EGL handlers ------------------------------------------------------ */
+
+int rp_h_unsupported(rp_exec_t *x, const rp_call_t *c)
+{
+    return rp_cannot(x, c->fn, "not replayed yet");
+}
+
+int rp_h_egl_get_display(rp_exec_t *x, const rp_call_t *c)
+{
+    return map_ws(x->st, W15_GROUP_EGL_DISPLAYS, rec_result(c), ID_BASE);
+}
+
+int rp_h_egl_initialize(rp_exec_t *x, const rp_call_t *c)
+{
+    (void)x, (void)c;
+    return 0;
+}
+
+int rp_h_egl_bind_api(rp_exec_t *x, const rp_call_t *c)
+{
+    uint64_t api = rec_arg(c, 0);
+    x->api_bound = api == EGL_OPENGL_API ? RP_API_GL : RP_API_GLES;
+    return 0;
+}
+
+/* eglChooseConfig(dpy, attrib_list, configs, config_size, num_config),
+ * eglGetConfigs(dpy, configs, config_size, num_config) */
+int rp_h_egl_choose_config(rp_exec_t *x, const rp_call_t *c)
+{
+    rp_state_t *st = x->st;
+    int choose = c->nargs == 5;
+    uint32_t ci = choose ? 2 : 1;
+    const w15_value_t *out = &c->wc->args[ci];
+    for (uint32_t j = 0; j < out->count && out->type.is_array; j++) {
+        uint64_t id;
+        rp_config_t *cfg = new_config(st, &id);
+        if (!cfg)
+            return -1;
+        if (choose && c->a[1].vp)
+            config_from_egl(cfg, c->a[1].vp, c->wc->args[1].count);
+        if (map_ws(st, W15_GROUP_EGL_CONFIGS, out->v.u[j], id))
+            return -1;
+    }
+    return 0;
+}
+
+/* eglCreateContext(dpy, config, share_context, attrib_list) */
+int rp_h_egl_create_context(rp_exec_t *x, const rp_call_t *c)
+{
+    rp_state_t *st = x->st;
+    rp_config_t *cfg = cfg_of(st, c->a[1].u);
+    rp_ctx_t *share = ctx_of(st, c->a[2].u);
+    uint64_t id, cid;
+    if (!cfg) {
+        cfg = new_config(st, &cid);
+        if (!cfg)
+            return -1;
+    }
+    rp_ctx_t *ctx = new_ctx(st, share, &id);
+    if (!ctx)
+        return -1;
+    ctx->traced = rec_result(c);
+    ctx->es = x->api_bound != RP_API_GL;
+    ctx->major = ctx->es ? 1 : 0;
+    const EGLint *a = c->a[3].vp;
+    for (uint32_t i = 0; a && i + 1 < c->wc->args[3].count && a[i] != EGL_NONE; i += 2) {
+        switch (a[i]) {
+        case EGL_CONTEXT_MAJOR_VERSION: ctx->major = a[i + 1]; break;
+        case EGL_CONTEXT_MINOR_VERSION: ctx->minor = a[i + 1]; break;
+        case EGL_CONTEXT_OPENGL_PROFILE_MASK: ctx->profile = a[i + 1]; break;
+        default: break;
+        }
+    }
+    if (realize_ctx(x, ctx, cfg, share, c->fn))
+        return 1;
+    return map_ws(st, W15_GROUP_EGL_CONTEXTS, ctx->traced, id);
+}
+
+/* eglCreateWindowSurface / eglCreatePlatformWindowSurface* /
+ * eglCreatePixmapSurface / eglCreatePbufferSurface: a pbuffer each. */
+int rp_h_egl_create_surface(rp_exec_t *x, const rp_call_t *c)
+{
+    rp_state_t *st = x->st;
+    int width = 0, height = 0;
+    if (c->nargs == 3 && c->wc->args[2].type.is_array) { /* eglCreatePbufferSurface */
+        const EGLint *a = c->a[2].vp;
+        for (uint32_t i = 0; a && i + 1 < c->wc->args[2].count && a[i] != EGL_NONE; i += 2) {
+            if (a[i] == EGL_WIDTH)
+                width = a[i + 1];
+            if (a[i] == EGL_HEIGHT)
+                height = a[i + 1];
+        }
+    }
+    uint64_t id;
+    rp_surface_t *s = new_surface(st, width, height, &id);
+    if (!s)
+        return -1;
+    return map_ws(st, W15_GROUP_EGL_SURFACES, rec_result(c), id);
+}
+
+/* eglMakeCurrent(dpy, draw, read, ctx) */
+int rp_h_egl_make_current(rp_exec_t *x, const rp_call_t *c)
+{
+    rp_state_t *st = x->st;
+    if (c->wc->result && c->wc->result->count && !c->wc->result->v.b[0])
+        return 0; /* it failed when recorded */
+    rp_ctx_t *ctx = ctx_of(st, c->a[3].u);
+    rp_surface_t *draw = surf_of(st, c->a[1].u), *read = surf_of(st, c->a[2].u);
+    if (rec_arg(c, 3) && !ctx)
+        return rp_cannot(x, c->fn, "unknown context 0x%llx", (unsigned long long)rec_arg(c, 3));
+    return make_current(x, ctx, draw, read, c->fn);
+}
+
+static int swap(rp_exec_t *x, const rp_call_t *c, rp_surface_t *s)
+{
+    wsi_t *w = W(x->st);
+    if (!s || !x->ctx)
+        return rp_cannot(x, c->fn, "no current surface to swap");
+    if (rp_frame_end(x, s))
+        return -1;
+    if (s->xwin)
+        w->glXSwapBuffers(w->xdpy, s->xwin);
+    else if (s->egl)
+        w->SwapBuffers(w->dpy, s->egl);
+    return 0;
+}
+
+int rp_h_egl_swap_buffers(rp_exec_t *x, const rp_call_t *c)
+{
+    return swap(x, c, surf_of(x->st, c->a[1].u));
+}
+
+int rp_h_egl_destroy_context(rp_exec_t *x, const rp_call_t *c)
+{
+    rp_ctx_t *ctx = ctx_of(x->st, c->a[1].u);
+    if (ctx && ctx->handle && !ctx->bound) {
+        W(x->st)->DestroyContext(W(x->st)->dpy, ctx->handle);
+        ctx->handle = NULL;
+    }
+    return 0;
+}
+
+int rp_h_egl_destroy_surface(rp_exec_t *x, const rp_call_t *c)
+{
+    rp_surface_t *s = surf_of(x->st, c->a[1].u);
+    if (s && (!x->ctx || (x->ctx->draw != s && x->ctx->read != s)))
+        drop_surface(x->st, s);
+    return 0;
+}
+
+/* ---- GLX handlers ------------------------------------------------------- */
+
+/* glXChooseFBConfig(dpy, screen, attrib_list, nelements) -> configs;
+ * glXGetFBConfigs(dpy, screen, nelements) -> configs */
+int rp_h_glx_choose_fbconfig(rp_exec_t *x, const rp_call_t *c)
+{
+    rp_state_t *st = x->st;
+    const w15_value_t *out = c->wc->result;
+    int choose = c->nargs == 4;
+    for (uint32_t j = 0; out && out->type.is_array && j < out->count; j++) {
+        uint64_t id;
+        rp_config_t *cfg = new_config(st, &id);
+        if (!cfg)
+            return -1;
+        if (choose && c->a[2].vp)
+            config_from_glx(cfg, c->a[2].vp, c->wc->args[2].count, 0);
+        else
+            cfg->from_glx = 1;
+        if (map_ws(st, W15_GROUP_GLX_FBCONFIGS, out->v.u[j], id))
+            return -1;
+    }
+    return 0;
+}
+
+/* glXChooseVisual(dpy, screen, attribList) -> XVisualInfo * */
+int rp_h_glx_choose_visual(rp_exec_t *x, const rp_call_t *c)
+{
+    rp_state_t *st = x->st;
+    uint64_t id;
+    rp_config_t *cfg = new_config(st, &id);
+    if (!cfg)
+        return -1;
+    if (c->a[2].vp)
+        config_from_glx(cfg, c->a[2].vp, c->wc->args[2].count, 1);
+    uint64_t rec = rec_result(c);
+    if (rec && rp_names_put(&st->visuals, rec, id)) {
+        rp_fatal(st, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+/* glXGetVisualFromFBConfig(dpy, config) -> XVisualInfo * */
+int rp_h_glx_visual_from_fbconfig(rp_exec_t *x, const rp_call_t *c)
+{
+    rp_state_t *st = x->st;
+    uint64_t rec = rec_result(c);
+    if (rec && cfg_of(st, c->a[1].u) && rp_names_put(&st->visuals, rec, c->a[1].u)) {
+        rp_fatal(st, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+/* glXCreateContext(dpy, vis, shareList, direct)
+ * glXCreateNewContext(dpy, config, render_type, share_list, direct)
+ * glXCreateContextAttribsARB(dpy, config, share_context, direct, attrib_list) */
+int rp_h_glx_create_context(rp_exec_t *x, const rp_call_t *c)
+{
+    rp_state_t *st = x->st;
+    rp_config_t *cfg;
+    rp_ctx_t *share;
+    const int *attrs = NULL;
+    uint32_t nattrs = 0;
+    if (c->nargs == 4) {
+        cfg = cfg_of(st, rp_names_get(&st->visuals, rec_arg(c, 1)));
+        share = ctx_of(st, c->a[2].u);
+    } else if (c->nargs == 5 && c->wc->args[4].type.is_array) {
+        cfg = cfg_of(st, c->a[1].u);
+        share = ctx_of(st, c->a[2].u);
+        attrs = c->a[4].vp;
+        nattrs = c->wc->args[4].count;
+    } else {
+        cfg = cfg_of(st, c->a[1].u);
+        share = ctx_of(st, c->a[3].u);
+    }
+    uint64_t id, cid;
+    if (!cfg) {
+        cfg = new_config(st, &cid);
+        if (!cfg)
+            return -1;
+        cfg->from_glx = 1;
+    }
+    rp_ctx_t *ctx = new_ctx(st, share, &id);
+    if (!ctx)
+        return -1;
+    ctx->traced = rec_result(c);
+    for (uint32_t i = 0; attrs && i + 1 < nattrs && attrs[i] != 0; i += 2) {
+        switch (attrs[i]) {
+        case GLX_CONTEXT_MAJOR_VERSION_ARB: ctx->major = attrs[i + 1]; break;
+        case GLX_CONTEXT_MINOR_VERSION_ARB: ctx->minor = attrs[i + 1]; break;
+        case GLX_CONTEXT_PROFILE_MASK_ARB:
+            if (attrs[i + 1] & GLX_CONTEXT_ES2_PROFILE_BIT_EXT)
+                ctx->es = 1;
+            else
+                ctx->profile = attrs[i + 1];
+            break;
+        default: break;
+        }
+    }
+    if (realize_ctx(x, ctx, cfg, share, c->fn))
+        return 1;
+    return map_ws(st, W15_GROUP_GLX_CONTEXTS, ctx->traced, id);
+}
+
+/* A GLX drawable seen for the first time (an X window made current). */
+static rp_surface_t *drawable(rp_exec_t *x, uint64_t rec)
+{
+    rp_state_t *st = x->st;
+    if (!rec)
+        return NULL;
+    rp_surface_t *s = surf_of(st, rp_names_get(&st->ws[W15_GROUP_GLX_DRAWABLES], rec));
+    if (s)
+        return s;
+    uint64_t id;
+    s = new_surface(st, 0, 0, &id);
+    if (s && map_ws(st, W15_GROUP_GLX_DRAWABLES, rec, id))
+        return NULL;
+    return s;
+}
+
+/* glXMakeCurrent(dpy, drawable, ctx), glXMakeContextCurrent(dpy, draw, read, ctx) */
+int rp_h_glx_make_current(rp_exec_t *x, const rp_call_t *c)
+{
+    rp_state_t *st = x->st;
+    if (c->wc->result && c->wc->result->count && !c->wc->result->v.b[0] && rec_result(c) == 0)
+        return 0; /* it failed when recorded */
+    int four = c->nargs == 4;
+    uint64_t rctx = rec_arg(c, four ? 3 : 2);
+    rp_ctx_t *ctx = ctx_of(st, c->a[four ? 3 : 2].u);
+    if (rctx && !ctx)
+        return rp_cannot(x, c->fn, "unknown context 0x%llx", (unsigned long long)rctx);
+    rp_surface_t *draw = drawable(x, rec_arg(c, 1));
+    rp_surface_t *read = four ? drawable(x, rec_arg(c, 2)) : draw;
+    return make_current(x, ctx, draw, read, c->fn);
+}
+
+int rp_h_glx_swap_buffers(rp_exec_t *x, const rp_call_t *c)
+{
+    return swap(x, c, drawable(x, rec_arg(c, 1)));
+}
+
+int rp_h_glx_destroy_context(rp_exec_t *x, const rp_call_t *c)
+{
+    rp_state_t *st = x->st;
+    rp_ctx_t *ctx = ctx_of(st, c->a[1].u);
+    if (!ctx || !ctx->handle || ctx->bound)
+        return 0;
+    if (ctx->glx)
+        W(st)->glXDestroyContext(W(st)->xdpy, ctx->handle);
+    else
+        W(st)->DestroyContext(W(st)->dpy, ctx->handle);
+    ctx->handle = NULL;
+    return 0;
+}
+
+/* glXCreateWindow(dpy, config, win, attrib_list), glXCreatePbuffer(dpy, config, attrib_list) */
+int rp_h_glx_create_drawable(rp_exec_t *x, const rp_call_t *c)
+{
+    rp_state_t *st = x->st;
+    int width = 0, height = 0;
+    if (c->nargs == 3 && c->a[2].vp) {
+        const int *a = c->a[2].vp;
+        for (uint32_t i = 0; i + 1 < c->wc->args[2].count && a[i] != 0; i += 2) {
+            if (a[i] == GLX_PBUFFER_WIDTH)
+                width = a[i + 1];
+            if (a[i] == GLX_PBUFFER_HEIGHT)
+                height = a[i + 1];
+        }
+    }
+    uint64_t id;
+    rp_surface_t *s = new_surface(st, width, height, &id);
+    if (!s)
+        return -1;
+    return map_ws(st, W15_GROUP_GLX_DRAWABLES, rec_result(c), id);
+}
+
+/* ---- glViewport: the size of a drawable the trace does not give ------- */
+
+int rp_h_viewport(rp_exec_t *x, const rp_call_t *c)
+{
+    rp_ctx_t *ctx = x->ctx;
+    rp_surface_t *s = ctx ? ctx->draw : NULL;
+    if (s && s->guessed) {
+        s->guessed = 0;
+        int wd = (int)(c->a[0].i + c->a[2].i), ht = (int)(c->a[1].i + c->a[3].i);
+        if (wd > 0 && ht > 0 && wd <= 16384 && ht <= 16384 && (wd != s->width || ht != s->height)) {
+            s->width = wd, s->height = ht;
+            wsi_t *w = W(x->st);
+            if (s->xwin) {
+                XResizeWindow(w->xdpy, s->xwin, (unsigned)wd, (unsigned)ht);
+                XSync(w->xdpy, False);
+            } else {
+                drop_surface(x->st, s);
+                if (make_current(x, ctx, s, ctx->read == s ? s : ctx->read, c->fn))
+                    return 1;
+            }
+        }
+    }
+    rp_call_t cc = *c;
+    return rp_call_real(x, &cc);
+}

@@ -1,0 +1,108 @@
+/* cmd_replay.c -- `wip15 replay`: play a trace back (src/replay/, the
+ * library does the work; this file only reads the options). */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "args.h"
+#include "commands.h"
+#include "replay.h"
+
+static const char replay_usage[] =
+    "usage: wip15 replay [OPTIONS] FILE.wip15\n"
+    "\n"
+    "Play a trace back: every recorded GL, GLES, GLX and EGL call is made again,\n"
+    "headless on EGL (Mesa's surfaceless platform) unless --window is given.\n"
+    "Calls that cannot replay are skipped with one warning per function.\n"
+    "\n"
+    "Options:\n"
+    "  --checksums              print \"frame N <hex>\" per frame: a digest of the\n"
+    "                           frame's RGBA pixels, read before its swap\n"
+    "  --checksum-format F      xxh3 (default, 16 hex digits) or md5 (the MD5 of\n"
+    "                           the pixel bytes, rows top to bottom)\n"
+    "  --snapshot FRAMES        write frames as PNG: N, A-B, A-, last, comma-separated\n"
+    "  --snapshot-dir DIR       where the PNG files go (default .): DIR/frameN.png\n"
+    "  --frames A-B             present and check only frames A..B (all are replayed)\n"
+    "  --benchmark              no checksums, snapshots or per-call output; print\n"
+    "                           calls/s and frames/s\n"
+    "  --window                 replay GLX traces in windows on $DISPLAY\n"
+    "  --strict                 a call that cannot replay is an error\n"
+    "  -q, --quiet              no warnings, no progress\n"
+    "  -h, --help               show this help\n"
+    "\n"
+    "Exit status: 0 the replay reached the end of the trace (or the last complete\n"
+    "call of a truncated one), 1 an error (corrupt trace, no GL, --strict), 2 usage.\n";
+
+int cmd_replay(int argc, char **argv)
+{
+    enum { O_CHECKSUMS = 256, O_FORMAT, O_SNAPSHOT, O_SNAPDIR, O_FRAMES, O_BENCH, O_WINDOW, O_STRICT };
+    static const struct option longopts[] = {
+        {"checksums", no_argument, NULL, O_CHECKSUMS},
+        {"checksum-format", required_argument, NULL, O_FORMAT},
+        {"snapshot", required_argument, NULL, O_SNAPSHOT},
+        {"snapshot-dir", required_argument, NULL, O_SNAPDIR},
+        {"frames", required_argument, NULL, O_FRAMES},
+        {"benchmark", no_argument, NULL, O_BENCH},
+        {"window", no_argument, NULL, O_WINDOW},
+        {"strict", no_argument, NULL, O_STRICT},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    rp_opts_t o;
+    rp_opts_default(&o);
+    int snapshot = 0, snapdir = 0;
+    char err[256];
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
+        switch (c) {
+        case O_CHECKSUMS: o.checksums = 1; break;
+        case O_FORMAT:
+            if (strcmp(optarg, "md5") == 0)
+                o.digest = RP_DIGEST_MD5;
+            else if (strcmp(optarg, "xxh3") == 0)
+                o.digest = RP_DIGEST_XXH3;
+            else {
+                fprintf(stderr, "wip15 replay: --checksum-format: xxh3 or md5, not '%s'\n", optarg);
+                return 2;
+            }
+            break;
+        case O_SNAPSHOT:
+            if (rp_frameset_parse(&o.snapshots, optarg, err)) {
+                fprintf(stderr, "wip15 replay: --snapshot: %s\n", err);
+                return 2;
+            }
+            snapshot = 1;
+            break;
+        case O_SNAPDIR: o.snapshot_dir = optarg; snapdir = 1; break;
+        case O_FRAMES:
+            if (w15t_parse_range(optarg, &o.first, &o.last)) {
+                fprintf(stderr, "wip15 replay: --frames: expected A-B, A-, -B or N, not '%s'\n", optarg);
+                return 2;
+            }
+            break;
+        case O_BENCH: o.benchmark = 1; break;
+        case O_WINDOW: o.window = 1; break;
+        case O_STRICT: o.strict = 1; break;
+        case 'q': o.quiet = 1; break;
+        case 'h': fputs(replay_usage, stdout); return 0;
+        default: fputs(replay_usage, stderr); return 2;
+        }
+    }
+    if (optind + 1 != argc) {
+        fprintf(stderr, "wip15 replay: expected one trace file\n%s", replay_usage);
+        return 2;
+    }
+    if (snapdir && !snapshot) {
+        fprintf(stderr, "wip15 replay: --snapshot-dir needs --snapshot\n");
+        return 2;
+    }
+    if (o.benchmark && (o.checksums || snapshot)) {
+        fprintf(stderr, "wip15 replay: --benchmark takes no --checksums or --snapshot\n");
+        return 2;
+    }
+    o.path = argv[optind];
+    fflush(stdout);
+    return rp_run(&o);
+}
