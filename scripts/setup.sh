@@ -14,6 +14,7 @@ PKGS=(
   liblz4-dev zlib1g-dev libjson-c-dev
   libgl-dev libegl-dev libgles-dev libglx-dev libx11-dev libegl1-mesa-dev
   libgl1-mesa-dri libegl-mesa0 libglx-mesa0
+  libmd-dev libpng-dev libxxhash-dev
   xvfb xauth mesa-utils glmark2-x11 glmark2-es2-x11 glmark2-es2-drm apitrace
   khronos-api librust-khronos-api-dev jq
 )
