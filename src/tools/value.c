@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <xxhash.h>
 
 #include "apitable.h"
 #include "number.h"
@@ -215,6 +216,14 @@ static const uint8_t *blob_bytes(w15t_trace_t *t, const w15_blob_t *b, int *bad,
     return d;
 }
 
+/* Digest of a blob's whole (decompressed) content: 64-bit XXH3, seed 0,
+ * printed as 16 hex digits so that goldens and users compare every byte,
+ * not only the head. */
+static uint64_t blob_digest(const uint8_t *d, uint32_t size)
+{
+    return (uint64_t)XXH3_64bits(d, size);
+}
+
 static void print_blob(w15t_trace_t *t, const w15_blob_t *b, const w15t_print_opts_t *o, int *bad,
                        w15_error_t *err)
 {
@@ -237,6 +246,7 @@ static void print_blob(w15t_trace_t *t, const w15_blob_t *b, const w15t_print_op
         w15t_put_hexbytes(d, n, ' ');
         if (n < b->size)
             w15t_puts(" ...");
+        w15t_printf(", xxh3 %016" PRIx64, blob_digest(d, b->size));
     }
     w15t_putc('>');
 }
@@ -343,6 +353,8 @@ static void jprint_blob(w15t_trace_t *t, const w15_blob_t *b, const w15t_print_o
     uint32_t n = b->size < o->blob_head ? b->size : o->blob_head;
     w15t_puts(",\"head\":\"");
     w15t_put_hexbytes(d, n, 0);
+    if (b->size)
+        w15t_printf("\",\"xxh3\":\"%016" PRIx64, blob_digest(d, b->size));
     w15t_puts("\"}");
 }
 

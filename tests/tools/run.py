@@ -191,6 +191,54 @@ def case_json_valid(ctx):
         raise Fail("threads: %r" % threads)
 
 
+def xxh3_64(data):
+    """64-bit XXH3 (seed 0) of `data`, computed by libxxhash itself through
+    ctypes: an oracle independent of the tool's own call."""
+    import ctypes
+    import ctypes.util
+    name = ctypes.util.find_library("xxhash") or "libxxhash.so.0"
+    try:
+        lib = ctypes.CDLL(name)
+    except OSError as e:
+        raise Fail("cannot load libxxhash (%s): %s" % (name, e))
+    lib.XXH3_64bits.restype = ctypes.c_uint64
+    lib.XXH3_64bits.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
+    return "%016x" % lib.XXH3_64bits(data, len(data))
+
+
+def case_blob_digest(ctx):
+    """Every blob's digest is XXH3 of its whole decompressed content, in the
+    text and the JSON dump: a change of the last byte of a blob changes the
+    line."""
+    big = bytes(i & 0xff for i in range(65536))
+    small = bytes(range(1, 13))
+    want = {
+        "glBufferData": [xxh3_64(big), xxh3_64(small)],
+        "testExtra": [xxh3_64(b"abc")],
+    }
+    if xxh3_64(big) == xxh3_64(big[:-1] + bytes([big[-1] ^ 1])):
+        raise Fail("the oracle does not see the last byte")
+    calls = check_json_lines(ctx, ["dump", "--json", "@T@/values.wip15"])
+    got = {}
+    for c in calls:
+        for a in c["args"]:
+            if isinstance(a, dict) and "size" in a and "stored" in a:
+                got.setdefault(c["function"], []).append(a.get("xxh3"))
+        for x in c.get("extras", []):
+            if x["name"] == "test.last" and x["data"].get("xxh3") != xxh3_64(b"12345678"):
+                raise Fail("extra test.last: %r" % x)
+    for fn, digests in want.items():
+        if got.get(fn) != digests:
+            raise Fail("json %s blobs: digests %r, expected %r" % (fn, got.get(fn), digests))
+    text = run(ctx, ["dump", "@T@/values.wip15"]).stdout.decode()
+    for line in ("<data 65536 bytes, lz4 522, 00 01 02 03 ..., xxh3 %s>" % xxh3_64(big),
+                 "<data 12 bytes, 01 02 03 04 ..., xxh3 %s>" % xxh3_64(small),
+                 "testExtra(<data 3 bytes, 61 62 63, xxh3 %s>)" % xxh3_64(b"abc"),
+                 '["odd name\\n"=<data 0 bytes>]'):
+        if line not in text:
+            raise Fail("missing %r in the text dump" % line)
+
+
 def case_pipe_head(ctx):
     """`wip15 dump big.wip15 | head -1` ends quietly with status 0."""
     argv = [ctx.wip15, "dump", os.path.join(ctx.traces, "big.wip15")]
@@ -323,6 +371,7 @@ def case_usage_codes(ctx):
 
 
 CHECKS = {
+    "blob_digest": case_blob_digest,
     "json_valid": case_json_valid,
     "pipe_head": case_pipe_head,
     "float_roundtrip": case_float_roundtrip,
