@@ -52,18 +52,18 @@ static int plain_name(const char *s, size_t n)
     return 1;
 }
 
-static int is_ptr_extra(const w15_extra_t *x)
-{
-    return x->name.len == 9 && memcmp(x->name.ptr, "wip15.ptr", 9) == 0;
-}
+/* The wip15.ptr entries of the call being printed (owned by the reader). */
+typedef struct ptrs {
+    const w15_ptr_entry_t *e;
+    uint32_t n;
+} ptrs_t;
 
 /* A value, or the pointer that wip15.ptr records in its place. */
-static void text_arg(w15t_trace_t *t, const w15_value_t *v, uint32_t pidx, const w15t_ptrs_t *ptrs,
+static void text_arg(w15t_trace_t *t, const w15_value_t *v, uint32_t pidx, const ptrs_t *ptrs,
                      const dump_opts_t *o, int *bad, w15_error_t *err)
 {
-    int found;
-    uint64_t p = w15t_ptrs_find(ptrs, pidx, &found);
-    if (found) {
+    uint64_t p;
+    if (w15_ptr_find(ptrs->e, ptrs->n, pidx, &p)) {
         if (p)
             w15t_put_hex(p);
         else
@@ -73,12 +73,11 @@ static void text_arg(w15t_trace_t *t, const w15_value_t *v, uint32_t pidx, const
     w15t_print_value(t, v, &o->print, bad, err);
 }
 
-static void json_arg(w15t_trace_t *t, const w15_value_t *v, uint32_t pidx, const w15t_ptrs_t *ptrs,
+static void json_arg(w15t_trace_t *t, const w15_value_t *v, uint32_t pidx, const ptrs_t *ptrs,
                      const dump_opts_t *o, int *bad, w15_error_t *err)
 {
-    int found;
-    uint64_t p = w15t_ptrs_find(ptrs, pidx, &found);
-    if (found) {
+    uint64_t p;
+    if (w15_ptr_find(ptrs->e, ptrs->n, pidx, &p)) {
         if (p)
             w15t_printf("\"0x%" PRIx64 "\"", p);
         else
@@ -88,7 +87,7 @@ static void json_arg(w15t_trace_t *t, const w15_value_t *v, uint32_t pidx, const
     w15t_print_value_json(t, v, &o->print, bad, err);
 }
 
-static void text_call(w15t_trace_t *t, const w15_call_t *c, const w15t_ptrs_t *ptrs,
+static void text_call(w15t_trace_t *t, const w15_call_t *c, const ptrs_t *ptrs,
                       const dump_opts_t *o, int *bad, w15_error_t *err)
 {
     w15t_put_u64(c->index);
@@ -99,9 +98,9 @@ static void text_call(w15t_trace_t *t, const w15_call_t *c, const w15t_ptrs_t *p
         if (i)
             w15t_puts(", ");
         uint32_t api;
-        int found;
+        uint64_t p;
         if (c->args[i].type.is_array && (api = w15t_attrib_api(t, c, i)) != 0 &&
-            (w15t_ptrs_find(ptrs, i, &found), !found))
+            !w15_ptr_find(ptrs->e, ptrs->n, i, &p))
             w15t_print_attribs(&c->args[i], api, c->func->name, &o->print);
         else if (!w15t_print_pname_value(t, c, i, 0))
             text_arg(t, &c->args[i], i, ptrs, o, bad, err);
@@ -109,11 +108,11 @@ static void text_call(w15t_trace_t *t, const w15_call_t *c, const w15t_ptrs_t *p
     w15t_putc(')');
     if (c->result) {
         w15t_puts(" = ");
-        text_arg(t, c->result, W15T_PTR_RESULT, ptrs, o, bad, err);
+        text_arg(t, c->result, W15_PTR_RESULT, ptrs, o, bad, err);
     }
     for (uint32_t e = 0; e < c->nextras; e++) {
         const w15_extra_t *x = &c->extras[e];
-        if (is_ptr_extra(x))
+        if (w15_extra_is(x, W15_EXTRA_PTR))
             continue;
         w15t_puts(" [");
         if (plain_name(x->name.ptr, x->name.len))
@@ -132,7 +131,7 @@ static void text_call(w15t_trace_t *t, const w15_call_t *c, const w15t_ptrs_t *p
     w15t_putc('\n');
 }
 
-static void json_call(w15t_trace_t *t, const w15_call_t *c, const w15t_ptrs_t *ptrs,
+static void json_call(w15t_trace_t *t, const w15_call_t *c, const ptrs_t *ptrs,
                       const dump_opts_t *o, int *bad, w15_error_t *err)
 {
     w15t_puts("{\"index\":");
@@ -154,12 +153,12 @@ static void json_call(w15t_trace_t *t, const w15_call_t *c, const w15t_ptrs_t *p
     w15t_putc(']');
     if (c->result) {
         w15t_puts(",\"result\":");
-        json_arg(t, c->result, W15T_PTR_RESULT, ptrs, o, bad, err);
+        json_arg(t, c->result, W15_PTR_RESULT, ptrs, o, bad, err);
     }
     int first = 1;
     for (uint32_t e = 0; e < c->nextras; e++) {
         const w15_extra_t *x = &c->extras[e];
-        if (is_ptr_extra(x))
+        if (w15_extra_is(x, W15_EXTRA_PTR))
             continue;
         w15t_puts(first ? ",\"extras\":[{\"name\":" : ",{\"name\":");
         first = 0;
@@ -238,8 +237,7 @@ int cmd_dump(int argc, char **argv)
     if (w15t_open(&t, "dump", path))
         return 1;
 
-    w15t_ptrs_t ptrs;
-    memset(&ptrs, 0, sizeof ptrs);
+    ptrs_t ptrs = {NULL, 0};
     int bad = 0;
     w15_error_t berr;
     memset(&berr, 0, sizeof berr);
@@ -264,7 +262,7 @@ int cmd_dump(int argc, char **argv)
             continue;
         w15_error_t perr;
         memset(&perr, 0, sizeof perr);
-        if (w15t_ptrs_load(&t, c, &ptrs, &perr) < 0) {
+        if (w15_reader_ptrs(t.r, c, &ptrs.e, &ptrs.n, &perr) < 0) {
             ptrs.n = 0;
             if (!bad)
                 berr = perr;
@@ -298,7 +296,6 @@ int cmd_dump(int argc, char **argv)
         w15t_err("dump", "%s", berr.msg);
         rc = 1;
     }
-    w15t_ptrs_free(&ptrs);
     w15t_close(&t);
     return rc;
 }

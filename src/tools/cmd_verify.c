@@ -33,7 +33,6 @@ typedef struct vstate {
     w15t_trace_t t;
     w15_error_t err;
     int failed;
-    w15t_ptrs_t ptrs; /* reused from call to call */
 } vstate_t;
 
 static void failf(vstate_t *s, uint64_t offset, const char *fmt, ...)
@@ -142,21 +141,22 @@ static void check_call(vstate_t *s, const w15_call_t *c)
         check_thread_switch(s, c);
     if (s->failed)
         return;
-    w15t_ptrs_t *ptrs = &s->ptrs;
+    const w15_ptr_entry_t *pe;
+    uint32_t np;
     w15_error_t e;
     memset(&e, 0, sizeof e);
-    if (w15t_ptrs_load(&s->t, c, ptrs, &e) < 0) {
+    if (w15_reader_ptrs(s->t.r, c, &pe, &np, &e) < 0) {
         if (!s->failed) {
             s->failed = 1;
             s->err = e;
         }
         return;
     }
-    for (uint32_t i = 0; i < ptrs->n; i++) {
-        uint32_t p = ptrs->param[i];
-        if (p == W15T_PTR_RESULT ? !c->result : p >= c->func->nargs) {
+    for (uint32_t i = 0; i < np; i++) {
+        uint32_t p = pe[i].param;
+        if (p == W15_PTR_RESULT ? !c->result : p >= c->func->nargs) {
             failf(s, c->offset,
-                  "call %" PRIu64 " (%s): extra wip15.ptr names parameter %" PRIu32
+                  "call %" PRIu64 " (%s): extra " W15_EXTRA_PTR " names parameter %" PRIu32
                   ", which the function does not have", c->index, c->func->name, p);
             break;
         }
@@ -192,7 +192,6 @@ static int verify_one(const char *path, int quiet)
     } else if (!quiet) {
         w15t_printf("%s: ok, %" PRIu64 " calls\n", path, calls);
     }
-    w15t_ptrs_free(&s.ptrs);
     w15t_close(&s.t);
     return rc;
 }

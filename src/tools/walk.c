@@ -1,8 +1,6 @@
 /* walk.c -- reading a trace call by call for the commands (see walk.h). */
 #include "walk.h"
 
-#include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -180,86 +178,4 @@ const char *w15t_version_name(unsigned v)
     case W15_VERSION_0_0A: return "0.0a";
     default: return "?";
     }
-}
-
-/* ------------------------------------------------------------------ */
-/* wip15.ptr                                                           */
-
-static const uint8_t *extra_bytes(w15t_trace_t *t, const w15_blob_t *b, w15_error_t *err)
-{
-    if (b->method == W15_COMP_NONE && b->csize == b->size)
-        return b->cdata;
-    return w15_reader_blob(t->r, b, err);
-}
-
-int w15t_ptrs_load(w15t_trace_t *t, const w15_call_t *call, w15t_ptrs_t *p, w15_error_t *err)
-{
-    p->n = 0;
-    for (uint32_t e = 0; e < call->nextras; e++) {
-        const w15_extra_t *x = &call->extras[e];
-        if (x->name.len != 9 || memcmp(x->name.ptr, "wip15.ptr", 9) != 0)
-            continue;
-        if (x->data.size % 12 != 0) {
-            if (err) {
-                err->code = W15_E_BAD_LENGTH;
-                err->offset = x->data.offset;
-                snprintf(err->msg, sizeof err->msg,
-                         "%s: byte %" PRIu64 ": call %" PRIu64 " (%s): expected an extra wip15.ptr"
-                         " of 12-byte entries, found %" PRIu32 " bytes",
-                         t->path, x->data.offset, call->index, call->func->name, x->data.size);
-            }
-            return -1;
-        }
-        const uint8_t *d = extra_bytes(t, &x->data, err);
-        if (!d)
-            return -1;
-        uint32_t cnt = x->data.size / 12;
-        if (p->n + cnt > p->cap) {
-            uint32_t ncap = p->n + cnt;
-            uint32_t *np = realloc(p->param, ncap * sizeof *np);
-            if (np)
-                p->param = np;
-            uint64_t *nv = realloc(p->value, ncap * sizeof *nv);
-            if (nv)
-                p->value = nv;
-            if (!np || !nv) {
-                if (err) {
-                    err->code = W15_E_NOMEM;
-                    snprintf(err->msg, sizeof err->msg, "out of memory");
-                }
-                return -1;
-            }
-            p->cap = ncap;
-        }
-        for (uint32_t i = 0; i < cnt; i++, d += 12) {
-            uint32_t pi = (uint32_t)d[0] | (uint32_t)d[1] << 8 | (uint32_t)d[2] << 16 |
-                          (uint32_t)d[3] << 24;
-            uint64_t v = 0;
-            for (int k = 7; k >= 0; k--)
-                v = (v << 8) | d[4 + k];
-            p->param[p->n] = pi;
-            p->value[p->n] = v;
-            p->n++;
-        }
-    }
-    return 0;
-}
-
-uint64_t w15t_ptrs_find(const w15t_ptrs_t *p, uint32_t param, int *found)
-{
-    for (uint32_t i = 0; i < p->n; i++) {
-        if (p->param[i] == param) {
-            *found = 1;
-            return p->value[i];
-        }
-    }
-    *found = 0;
-    return 0;
-}
-
-void w15t_ptrs_free(w15t_ptrs_t *p)
-{
-    free(p->param);
-    free(p->value);
-    memset(p, 0, sizeof *p);
 }

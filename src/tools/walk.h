@@ -5,8 +5,8 @@
  * opened), the walk over its operations with what the reader alone does not
  * know: which thread a call belongs to (the last wip15ThreadSwitch), which
  * declared functions are the tracer's pseudo-calls or end a frame, which
- * generated-table entry a trace function or group is; the `wip15.ptr` extra
- * of a call.  May use: the format library (wip15/format.h), the generated
+ * generated-table entry a trace function or group is.  (The `wip15.ptr`
+ * extra is the format library's: w15_reader_ptrs.)  May use: the format library (wip15/format.h), the generated
  * tables (apitable.h), map.h, out.h (for w15t_err only).  Must never use:
  * the output buffer for anything but error lines, value printing (value.h
  * sits above it), anything of a single command.
@@ -68,22 +68,5 @@ uint64_t w15t_scalar_u64(const w15_value_t *v, int *ok);
 
 /* "0.0" / "0.0a" for a w15_version_t; "?" otherwise. */
 const char *w15t_version_name(unsigned v);
-
-/* The `wip15.ptr` extra of a call: pointers recorded apart from their value
- * (NULL strings and data, buffer offsets, pointers of unknown extent). */
-#define W15T_PTR_RESULT 0xffffffffu
-typedef struct w15t_ptrs {
-    uint32_t n;
-    uint32_t cap;
-    uint32_t *param;  /* parameter index or W15T_PTR_RESULT */
-    uint64_t *value;
-} w15t_ptrs_t;
-/* Decode the wip15.ptr extra of `call` (if any) into `p` (reused between
- * calls; free with w15t_ptrs_free).  Returns 0, or -1 when the extra is
- * malformed or does not decompress (err then set). */
-int w15t_ptrs_load(w15t_trace_t *t, const w15_call_t *call, w15t_ptrs_t *p, w15_error_t *err);
-/* The pointer recorded for parameter `param`, or 0 with *found = 0. */
-uint64_t w15t_ptrs_find(const w15t_ptrs_t *p, uint32_t param, int *found);
-void w15t_ptrs_free(w15t_ptrs_t *p);
 
 #endif
