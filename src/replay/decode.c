@@ -12,7 +12,21 @@
  */
 #include <string.h>
 
+#include "compsize_ids.h"
 #include "rp.h"
+
+/* The generated COMPSIZE helper instances (gen/compsize_ids.h): kind and
+ * parameter positions, args[1..] ('image': format, type, width, height,
+ * depth; -1 when absent). */
+typedef struct cs_inst {
+    const char *kind;
+    int pack;
+    int args[8];
+} cs_inst_t;
+#define RP_CS_X(name, kind, pack, ...) {#kind, pack, {0, __VA_ARGS__}},
+static const cs_inst_t cs_table[] = {W15_CS_INSTANCES(RP_CS_X)};
+#undef RP_CS_X
+#define NCS (sizeof cs_table / sizeof cs_table[0])
 
 /* Bytes of one element of each w15_ctype. */
 static const uint8_t csize[] = {
@@ -86,6 +100,86 @@ static uint64_t rule_len(const w15_param_sig_t *s, const w15_param_sig_t *ps, ui
     default:
         return UINT64_MAX;
     }
+}
+
+/* Bytes per pixel of format/type (an upper bound when unknown). */
+static uint64_t pixel_bytes(uint32_t format, uint32_t type)
+{
+    switch (type) {
+    case 0x8032: case 0x8362: return 1;                          /* 3_3_2 */
+    case 0x8033: case 0x8034: case 0x8363: case 0x8364: case 0x8365: case 0x8366: return 2;
+    case 0x8035: case 0x8367: case 0x8036: case 0x8368: case 0x84FA: case 0x8C3B: case 0x8C3E:
+        return 4;                                                /* 32-bit packed */
+    case 0x8DAD: return 8;                                       /* FLOAT_32_UNSIGNED_INT_24_8_REV */
+    default: break;
+    }
+    uint64_t size;
+    switch (type) {
+    case 0x1400: case 0x1401: case 0x1A00: size = 1; break;     /* BYTE, UNSIGNED_BYTE, BITMAP */
+    case 0x1402: case 0x1403: case 0x140B: case 0x8D61: size = 2; break;
+    case 0x1404: case 0x1405: case 0x1406: case 0x140C: size = 4; break;
+    case 0x140A: size = 8; break;                               /* DOUBLE */
+    default: return 16;
+    }
+    uint64_t n;
+    switch (format) {
+    case 0x1903: case 0x1904: case 0x1905: case 0x1906: case 0x1909: case 0x1902: case 0x1901:
+    case 0x1900: case 0x8D94: case 0x8D95: case 0x8D96: case 0x8D97: case 0x1910:
+        n = 1; break;                                           /* one component */
+    case 0x8227: case 0x190A: case 0x8228: case 0x84F9: n = 2; break;
+    case 0x1907: case 0x80E0: case 0x8D98: case 0x8D9A: n = 3; break;
+    case 0x1908: case 0x80E1: case 0x8D99: case 0x8D9B: n = 4; break;
+    default: n = 4; break;
+    }
+    return n * size;
+}
+
+/* The bytes a pixel transfer of an image helper reads or writes, from the
+ * pixel-store state of the replaying context (glGetIntegerv); UINT64_MAX
+ * when it cannot tell. */
+static uint64_t image_bytes(rp_exec_t *x, const cs_inst_t *h, const rp_val_t *a, uint32_t ndone)
+{
+    for (int k = 1; k <= 5; k++)
+        if (h->args[k] >= (int)ndone)
+            return UINT64_MAX;
+    int64_t w = h->args[3] >= 0 ? a[h->args[3]].i : 1, ht = h->args[4] >= 0 ? a[h->args[4]].i : 1,
+            d = h->args[5] >= 0 ? a[h->args[5]].i : 1;
+    if (w <= 0 || ht <= 0 || d <= 0)
+        return 0;
+    if (w > (1 << 20) || ht > (1 << 20) || d > (1 << 20))
+        return UINT64_MAX;
+    uint64_t bpp = pixel_bytes((uint32_t)a[h->args[1]].u, (uint32_t)a[h->args[2]].u);
+    rp_ctx_t *c = x->ctx;
+    int es2 = !c || (c->es && c->major < 3);
+    int pack = h->pack;
+    int64_t align = rp_gl_get_integer(x, pack ? 0x0D05 : 0x0CF5), rowlen = 0, skipr = 0, skipp = 0,
+            imgh = 0, skipi = 0;
+    if (!es2) {
+        rowlen = rp_gl_get_integer(x, pack ? 0x0D02 : 0x0CF2);
+        skipr = rp_gl_get_integer(x, pack ? 0x0D03 : 0x0CF3);
+        skipp = rp_gl_get_integer(x, pack ? 0x0D04 : 0x0CF4);
+        if (!c->es || !pack) {
+            imgh = rp_gl_get_integer(x, pack ? 0x806C : 0x806E);
+            skipi = rp_gl_get_integer(x, pack ? 0x806B : 0x806D);
+        }
+    }
+    if (align <= 0 || align > 8)
+        align = 8;
+    uint64_t rl = (uint64_t)(rowlen > w ? rowlen : w);
+    uint64_t row = (rl * bpp + (uint64_t)align - 1) / (uint64_t)align * (uint64_t)align;
+    uint64_t img = row * (uint64_t)(imgh > ht ? imgh : ht);
+    return (uint64_t)(skipi > 0 ? skipi : 0) * img + (uint64_t)(skipr > 0 ? skipr : 0) * row +
+           (uint64_t)(skipp > 0 ? skipp : 0) * bpp + (uint64_t)(d - 1) * img +
+           (uint64_t)(ht - 1) * row + (uint64_t)w * bpp;
+}
+
+/* rule_len, and for image helpers the bytes of the pixel transfer. */
+static uint64_t data_len(rp_exec_t *x, const w15_param_sig_t *s, const w15_param_sig_t *ps, uint32_t np,
+                         const rp_val_t *a, uint32_t ndone)
+{
+    if (s->len_op == W15_LEN_HELPER && s->len_b < NCS && strcmp(cs_table[s->len_b].kind, "image") == 0)
+        return image_bytes(x, &cs_table[s->len_b], a, ndone);
+    return rule_len(s, ps, np, a, ndone);
 }
 
 static inline void store_elem(uint8_t *p, uint8_t ct, uint64_t v)
@@ -276,6 +370,8 @@ int rp_decode(rp_exec_t *x, rp_call_t *c)
             default: a->u = 0; break; /* Void, FunctionPtr, empty String/Data */
             }
             if (s->cap == W15_CAP_PTR && a->u) {
+                if (rp_funcs[c->fn].kind == RP_KIND_CUSTOM)
+                    break; /* the handler reads the recorded value itself */
                 if (offset_ok(x, c, i, a->u))
                     break;
                 if (role_of(c->fn, i, RP_ROLE_OFFSET)) {
@@ -438,7 +534,9 @@ int rp_decode(rp_exec_t *x, rp_call_t *c)
                 last_blob = (int)i;
                 last_blob_size = b->size;
             }
-            uint64_t want = rule_len(s, ps, np, c->a, i);
+            uint64_t want = data_len(x, s, ps, np, c->a, i);
+            if (want == UINT64_MAX && s->len_op == W15_LEN_HELPER)
+                return rp_cannot(x, c->fn, "parameter %s: cannot size the input", pname(c->fn, i));
             if (want != UINT64_MAX && want > b->size) {
                 if (want > (256u << 20))
                     return rp_cannot(x, c->fn, "parameter %s: %llu bytes, the trace holds %u",
@@ -457,7 +555,9 @@ int rp_decode(rp_exec_t *x, rp_call_t *c)
         }
         case W15_CAP_DATA_OUT: {
             uint64_t n = v->count ? v->v.data[0].size : 0;
-            uint64_t want = rule_len(s, ps, np, c->a, i);
+            uint64_t want = data_len(x, s, ps, np, c->a, i);
+            if (want == UINT64_MAX && s->len_op == W15_LEN_HELPER)
+                return rp_cannot(x, c->fn, "parameter %s: cannot size the output", pname(c->fn, i));
             if (want != UINT64_MAX && want > n)
                 n = want;
             if (n > (1ull << 31))
