@@ -1,0 +1,256 @@
+#!/usr/bin/env python3
+"""Tests of `wip15 replay` on real programs (Mesa llvmpipe).  One
+invocation runs one test:
+
+  run_replay.py [options] KIND -- PROGRAM [ARGS...]
+
+KIND:
+  frames     trace PROGRAM with `wip15 trace`, replay it headless with
+             --checksums: exit 0, one "frame N <hex>" line per recorded
+             swap, and the same lines from a second replay (a replay is
+             deterministic); with --window also replayed with --window on
+             $DISPLAY: the same checksums (headless == window).
+  selfcheck  PROGRAM is tests/replay/colors_egl (it checks its own pixels
+             natively): the replay's MD5 of each frame must be the MD5 of
+             the picture the program draws, computed here.
+  gears      PROGRAM never ends (glxgears, es2gears): traced for --seconds,
+             stopped with SIGINT; then as `frames`.
+  hostile    replay --trace FILE cut at --cuts offsets and with --flips
+             single bytes changed: each replay exits 0 or 1, never dies of a
+             signal, never prints a sanitizer report.
+  bench      trace PROGRAM and print `wip15 replay --benchmark` (no check).
+  data       replay --trace FILE (tests/replay/data/colors.wip15, a trace of
+             colors_egl): its frames are the picture colors_egl draws.
+  usage      options and exit codes of `wip15 replay` (--trace FILE: a good
+             trace): 2 for bad usage, 1 for a missing file, 0 otherwise.
+
+Options:
+  --wip15 PATH       the wip15 command
+  --window           frames/gears: also compare with a --window replay
+  --warn REGEX       frames: a warning the replay must print (a known capture
+                     gap, e.g. client arrays), may be repeated
+  --no-warn          frames: the replay must print no warning at all
+  --seconds S        gears: how long to run the program (default 3)
+  --trace FILE       hostile: the trace to damage
+  --cuts N --flips N hostile: how many damaged copies (default 40 and 40)
+  --keep DIR         keep the traces in DIR
+Exit status: 0 pass, 1 fail, 2 usage.
+"""
+
+import argparse
+import hashlib
+import os
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def fail(msg):
+    print('FAIL: ' + msg, file=sys.stderr)
+    sys.exit(1)
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          timeout=kw.pop('timeout', 300), **kw)
+
+
+def trace(a, prog, out):
+    r = run([a.wip15, 'trace', '-q', '--stream', 'none', '-o', out, '--'] + prog)
+    if r.returncode != 0:
+        fail('traced program exited %d:\n%s%s' % (r.returncode, r.stdout, r.stderr))
+
+
+def trace_for(a, prog, out, seconds):
+    p = subprocess.Popen([a.wip15, 'trace', '-q', '-o', out, '--'] + prog,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    time.sleep(seconds)
+    p.send_signal(signal.SIGINT)
+    try:
+        p.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.communicate()
+    if not os.path.exists(out):
+        fail('no trace written')
+
+
+def swaps(a, path):
+    r = run([a.wip15, 'stats', path])
+    m = re.search(r'^frames\s*:?\s*(\d+)', r.stdout, re.M)
+    if m:
+        return int(m.group(1))
+    r = run([a.wip15, 'dump', '--no-pseudo', path])
+    return len(re.findall(r'\b(glXSwapBuffers|eglSwapBuffers\w*)\(', r.stdout))
+
+
+def replay(a, path, *opts):
+    r = run([a.wip15, 'replay'] + list(opts) + [path])
+    if r.returncode != 0:
+        fail('wip15 replay %s exited %d:\n%s' % (' '.join(opts), r.returncode, r.stderr))
+    return r
+
+
+def frame_lines(r):
+    lines = r.stdout.splitlines()
+    for ln in lines:
+        if not re.fullmatch(r'frame \d+ [0-9a-f]+', ln):
+            fail('unexpected output line %r' % ln)
+    return lines
+
+
+def check_warnings(a, r):
+    warns = [ln for ln in r.stderr.splitlines() if 'warning' in ln]
+    for w in a.warn or []:
+        if not any(re.search(w, ln) for ln in warns):
+            fail('expected a warning matching %r, got:\n%s' % (w, r.stderr))
+    if a.no_warn and warns:
+        fail('unexpected warnings:\n%s' % '\n'.join(warns))
+
+
+def kind_frames(a, path):
+    n = swaps(a, path)
+    r1 = replay(a, path, '--checksums')
+    check_warnings(a, r1)
+    l1 = frame_lines(r1)
+    if len(l1) != n:
+        fail('%d checksum lines for %d swaps' % (len(l1), n))
+    l2 = frame_lines(replay(a, path, '-q', '--checksums'))
+    if l1 != l2:
+        fail('two headless replays differ')
+    if a.window:
+        if not os.environ.get('DISPLAY'):
+            fail('--window needs DISPLAY')
+        lw = frame_lines(replay(a, path, '-q', '--window', '--checksums'))
+        if lw != l1:
+            diff = [(x, y) for x, y in zip(l1, lw) if x != y][:5]
+            fail('headless and window checksums differ: %s' % diff)
+    print('ok: %d frames%s' % (len(l1), ', headless == window' if a.window else ''))
+
+
+def colors_md5():
+    w = h = 64
+    b = bytearray()
+    for row in range(h):
+        y = h - 1 - row
+        for x in range(w):
+            b += bytes([255 if x < w // 2 else 0, 255 if x >= w // 2 and y >= h // 2 else 0,
+                        255 if x >= w // 2 and y < h // 2 else 0, 255])
+    return hashlib.md5(b).hexdigest()
+
+
+def kind_selfcheck(a, path):
+    r = replay(a, path, '--checksums', '--checksum-format', 'md5')
+    a.no_warn = True
+    check_warnings(a, r)
+    want = colors_md5()
+    lines = frame_lines(r)
+    if lines != ['frame 0 ' + want, 'frame 1 ' + want]:
+        fail('replayed frames %s, the program drew %s' % (lines, want))
+    print('ok: both frames are the picture the program checked')
+
+
+def kind_hostile(a):
+    data = open(a.trace, 'rb').read()
+    rnd = random.Random(15)
+    cases = []
+    for i in range(a.cuts):
+        cases.append(('cut at %d' % (len(data) * i // a.cuts), data[:len(data) * i // a.cuts]))
+    for i in range(a.flips):
+        pos = rnd.randrange(16, len(data))
+        b = bytearray(data)
+        b[pos] ^= 1 << rnd.randrange(8)
+        cases.append(('bit flip at %d' % pos, bytes(b)))
+    with tempfile.TemporaryDirectory() as d:
+        bad = 0
+        for what, blob in cases:
+            p = os.path.join(d, 'damaged.wip15')
+            with open(p, 'wb') as f:
+                f.write(blob)
+            r = subprocess.run([a.wip15, 'replay', '-q', '--checksums', p], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, timeout=120)
+            if r.returncode not in (0, 1) or 'Sanitizer' in r.stderr or 'runtime error' in r.stderr:
+                print('%s: exit %d\n%s' % (what, r.returncode, r.stderr[-3000:]), file=sys.stderr)
+                bad += 1
+        if bad:
+            fail('%d of %d damaged traces crashed the replay' % (bad, len(cases)))
+    print('ok: %d damaged traces, no crash' % len(cases))
+
+
+def kind_data(a):
+    kind_selfcheck(a, a.trace)
+
+
+def kind_usage(a):
+    cases = [([], 2), (['--checksum-format', 'sha1', a.trace], 2), (['--snapshot', 'x-y', a.trace], 2),
+             (['--frames', 'nope', a.trace], 2), (['--snapshot-dir', '/tmp', a.trace], 2),
+             (['--benchmark', '--checksums', a.trace], 2), (['--bogus', a.trace], 2),
+             ([a.trace, a.trace], 2), (['/nonexistent/trace.wip15'], 1), (['--help'], 0),
+             (['-q', a.trace], 0), (['-q', '--benchmark', a.trace], 0)]
+    for args, want in cases:
+        r = run([a.wip15, 'replay'] + args)
+        if r.returncode != want:
+            fail('wip15 replay %s: exit %d, expected %d\n%s' % (' '.join(args), r.returncode, want,
+                                                                r.stderr))
+    r = run([a.wip15, 'replay', '-q', '--benchmark', a.trace])
+    if not re.fullmatch(r'replayed \d+ calls in [\d.]+ s: \d+ calls/s, 2 frames: [\d.]+ frames/s\n',
+                        r.stdout):
+        fail('unexpected --benchmark output %r' % r.stdout)
+    print('ok: %d usage cases' % len(cases))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('kind', choices=['frames', 'selfcheck', 'gears', 'hostile', 'bench', 'data',
+                                     'usage'])
+    ap.add_argument('--wip15', default='wip15')
+    ap.add_argument('--window', action='store_true')
+    ap.add_argument('--warn', action='append')
+    ap.add_argument('--no-warn', action='store_true')
+    ap.add_argument('--seconds', type=float, default=3)
+    ap.add_argument('--trace')
+    ap.add_argument('--cuts', type=int, default=40)
+    ap.add_argument('--flips', type=int, default=40)
+    ap.add_argument('--keep')
+    argv = sys.argv[1:]
+    prog = []
+    if '--' in argv:
+        i = argv.index('--')
+        argv, prog = argv[:i], argv[i + 1:]
+    a = ap.parse_args(argv)
+    a.prog = prog
+    if a.kind in ('hostile', 'data', 'usage'):
+        if not a.trace:
+            ap.error('%s needs --trace' % a.kind)
+        return {'hostile': kind_hostile, 'data': kind_data, 'usage': kind_usage}[a.kind](a)
+    if not a.prog:
+        ap.error('PROGRAM missing')
+    d = a.keep or tempfile.mkdtemp(prefix='w15replay.')
+    os.makedirs(d, exist_ok=True)
+    try:
+        path = os.path.join(d, os.path.basename(a.prog[0]) + '.wip15')
+        if os.path.exists(path):
+            os.unlink(path)
+        if a.kind == 'gears':
+            trace_for(a, a.prog, path, a.seconds)
+        else:
+            trace(a, a.prog, path)
+        if a.kind in ('frames', 'gears'):
+            kind_frames(a, path)
+        elif a.kind == 'selfcheck':
+            kind_selfcheck(a, path)
+        else:
+            print(replay(a, path, '-q', '--benchmark').stdout, end='')
+    finally:
+        if not a.keep:
+            shutil.rmtree(d, ignore_errors=True)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
