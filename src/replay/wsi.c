@@ -18,7 +18,9 @@
  * first glViewport made while they are current, DEFAULT_W x DEFAULT_H
  * until then.
  */
+#define _GNU_SOURCE
 #include <dlfcn.h>
+#include <link.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -246,8 +248,20 @@ static void free_share(rp_share_t *s)
     free(s);
 }
 
+/* Keep every shared object loaded now mapped until the process ends:
+ * libEGL unloads the driver at exit while the driver's own exit hooks and
+ * threads may still use it (and LeakSanitizer could not name its frames). */
+static int pin_one(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size, (void)arg;
+    if (info->dlpi_name && info->dlpi_name[0])
+        dlopen(info->dlpi_name, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+    return 0;
+}
+
 void rp_wsi_end(rp_state_t *st)
 {
+    dl_iterate_phdr(pin_one, NULL);
     wsi_t *w = W(st);
     if (!w)
         return;
