@@ -236,12 +236,20 @@ int rp_exec_call(rp_exec_t *x, const w15_call_t *wc, uint32_t fn)
 
 /* ---- declarations ---------------------------------------------------- */
 
+#define DENSE_DECLS 65536u
+
+/* The declaration of trace function `index`: a direct array for the small
+ * indices every trace of ours uses, the map for the others. */
 static rp_decl_t *decl_of(rp_state_t *st, uint32_t index)
 {
-    uint64_t k = rp_names_get(&st->decl_index, (uint64_t)index + ((uint64_t)1 << 40));
-    if (k < ((uint64_t)1 << 40) && k >= 1 && k <= st->ndecls)
-        return &st->decls[k - 1];
-    return NULL;
+    uint32_t k;
+    if (index < DENSE_DECLS) {
+        k = st->decl_dense ? st->decl_dense[index] : 0;
+    } else {
+        uint64_t v = rp_names_get(&st->decl_index, (uint64_t)index + ((uint64_t)1 << 40));
+        k = v < ((uint64_t)1 << 40) ? (uint32_t)v : 0;
+    }
+    return k >= 1 && k <= st->ndecls ? &st->decls[k - 1] : NULL;
 }
 
 static int declare(rp_state_t *st, const w15_func_t *f)
@@ -257,8 +265,13 @@ static int declare(rp_state_t *st, const w15_func_t *f)
             st->decap = cap;
         }
         d = &st->decls[st->ndecls++];
-        if (rp_names_put(&st->decl_index, (uint64_t)f->index + ((uint64_t)1 << 40), st->ndecls))
+        if (f->index < DENSE_DECLS) {
+            if (!st->decl_dense && !(st->decl_dense = calloc(DENSE_DECLS, sizeof *st->decl_dense)))
+                return -1;
+            st->decl_dense[f->index] = st->ndecls;
+        } else if (rp_names_put(&st->decl_index, (uint64_t)f->index + ((uint64_t)1 << 40), st->ndecls)) {
             return -1;
+        }
     }
     memset(d, 0, sizeof *d);
     d->fn = RP_FN_UNKNOWN;
@@ -419,6 +432,7 @@ out:
     rp_names_free(&st->visuals);
     rp_names_free(&st->decl_index);
     free(st->decls);
+    free(st->decl_dense);
     free(st->addr);
     free(st->addr_done);
     free(st->warned);

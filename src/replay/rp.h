@@ -164,7 +164,8 @@ typedef struct rp_state {
     /* declarations: trace function index -> rp_decl_t */
     rp_decl_t *decls;
     uint32_t ndecls, decap;
-    rp_names_t decl_index;  /* trace index -> index into decls + 1 */
+    uint32_t *decl_dense;   /* trace index < 65536 -> index into decls + 1 */
+    rp_names_t decl_index;  /* larger trace indices -> index into decls + 1 */
     /* real function addresses per generated function */
     void **addr;
     uint8_t *addr_done;
