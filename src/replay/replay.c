@@ -378,6 +378,17 @@ int rp_run(const rp_opts_t *o)
                 rp_fatal(st, "cannot start a replay thread");
                 break;
             }
+            /* a chunk that starts with a context current that the trace
+             * never created: recorded from the middle of the program */
+            if (wc->func->nargs >= 2 && wc->args[1].type.base == W15_PTR && !wc->args[1].type.is_array &&
+                wc->args[1].count && wc->args[1].v.u[0] && !x->ctx &&
+                !rp_wsi_known_context(st, wc->args[1].v.u[0])) {
+                rp_fatal(st, "%s: the trace starts with a GL context current that it never created "
+                             "(recorded from the middle of the program, e.g. with a frame range "
+                             "--frames A-B with A > 0); such traces lack the state before their first "
+                             "frame and cannot be replayed yet", o->path);
+                break;
+            }
             continue;
         }
         if (!x) {

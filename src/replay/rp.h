@@ -242,6 +242,8 @@ int rp_wsi_init(rp_state_t *st);
 void rp_wsi_end(rp_state_t *st);
 /* Address of a GL function by name (eglGetProcAddress / glXGetProcAddress). */
 void *rp_wsi_proc(rp_state_t *st, const char *name);
+/* Whether the trace created the context it recorded as `rec`. */
+int rp_wsi_known_context(rp_state_t *st, uint64_t rec);
 /* Release the executor's context before its thread ends. */
 void rp_wsi_thread_end(rp_exec_t *x);
 /* A query of the current context (glGetIntegerv), 0 when no context. */

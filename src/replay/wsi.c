@@ -355,6 +355,12 @@ static int map_ws(rp_state_t *st, unsigned gt, uint64_t rec, uint64_t id)
     return 0;
 }
 
+int rp_wsi_known_context(rp_state_t *st, uint64_t rec)
+{
+    return ctx_of(st, rp_names_get(&st->ws[W15_GROUP_EGL_CONTEXTS], rec)) ||
+           ctx_of(st, rp_names_get(&st->ws[W15_GROUP_GLX_CONTEXTS], rec));
+}
+
 /* ---- configurations --------------------------------------------------- */
 
 static rp_config_t *new_config(rp_state_t *st, uint64_t *id)
@@ -738,9 +744,9 @@ int rp_h_egl_create_context(rp_exec_t *x, const rp_call_t *c)
         default: break;
         }
     }
-    if (realize_ctx(x, ctx, cfg, share, c->fn))
-        return 1;
-    return map_ws(st, W15_GROUP_EGL_CONTEXTS, ctx->traced, id);
+    if (map_ws(st, W15_GROUP_EGL_CONTEXTS, ctx->traced, id))
+        return -1;
+    return realize_ctx(x, ctx, cfg, share, c->fn) ? 1 : 0;
 }
 
 /* eglCreateWindowSurface / eglCreatePlatformWindowSurface* /
@@ -915,9 +921,9 @@ int rp_h_glx_create_context(rp_exec_t *x, const rp_call_t *c)
         default: break;
         }
     }
-    if (realize_ctx(x, ctx, cfg, share, c->fn))
-        return 1;
-    return map_ws(st, W15_GROUP_GLX_CONTEXTS, ctx->traced, id);
+    if (map_ws(st, W15_GROUP_GLX_CONTEXTS, ctx->traced, id))
+        return -1;
+    return realize_ctx(x, ctx, cfg, share, c->fn) ? 1 : 0;
 }
 
 /* A GLX drawable seen for the first time (an X window made current). */

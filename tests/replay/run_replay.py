@@ -19,6 +19,9 @@ KIND:
              single bytes changed: each replay exits 0 or 1, never dies of a
              signal, never prints a sanitizer report.
   bench      trace PROGRAM and print `wip15 replay --benchmark` (no check).
+  midstart   PROGRAM traced with --frames 1- (the trace starts inside a
+             context it never created): the replay refuses it, exit 1, with
+             a message saying why.
   data       replay --trace FILE (tests/replay/data/colors.wip15, a trace of
              colors_egl): its frames are the picture colors_egl draws.
   usage      options and exit codes of `wip15 replay` (--trace FILE: a good
@@ -182,6 +185,16 @@ def kind_hostile(a):
     print('ok: %d damaged traces, no crash' % len(cases))
 
 
+def kind_midstart(a, prog, path):
+    r = run([a.wip15, 'trace', '-q', '--frames', '1-', '-o', path, '--'] + prog)
+    if r.returncode != 0:
+        fail('traced program exited %d' % r.returncode)
+    r = run([a.wip15, 'replay', path])
+    if r.returncode != 1 or 'never created' not in r.stderr:
+        fail('replay of a trace recorded from frame 1: exit %d\n%s' % (r.returncode, r.stderr))
+    print('ok: refused')
+
+
 def kind_data(a):
     kind_selfcheck(a, a.trace)
 
@@ -207,7 +220,7 @@ def kind_usage(a):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('kind', choices=['frames', 'selfcheck', 'gears', 'hostile', 'bench', 'data',
-                                     'usage'])
+                                     'usage', 'midstart'])
     ap.add_argument('--wip15', default='wip15')
     ap.add_argument('--window', action='store_true')
     ap.add_argument('--warn', action='append')
@@ -236,6 +249,8 @@ def main():
         path = os.path.join(d, os.path.basename(a.prog[0]) + '.wip15')
         if os.path.exists(path):
             os.unlink(path)
+        if a.kind == 'midstart':
+            return kind_midstart(a, a.prog, path)
         if a.kind == 'gears':
             trace_for(a, a.prog, path, a.seconds)
         else:
