@@ -1,11 +1,14 @@
 # Sourced: xvfb_start picks a free display, starts Xvfb on it and exports
 # DISPLAY; xvfb_stop ends it.  No-op when WIP15_NO_XVFB=1 and DISPLAY is set.
+# -noreset: without it the server resets whenever its last client disconnects,
+# and a test program connecting during that reset fails in XOpenDisplay (seen
+# in about 1 % of piglit runs).
 xvfb_start() {
   if [ "${WIP15_NO_XVFB:-}" = 1 ] && [ -n "${DISPLAY:-}" ]; then return 0; fi
   local n
   for n in $(seq 90 140); do
     if [ ! -e "/tmp/.X$n-lock" ] && [ ! -e "/tmp/.X11-unix/X$n" ]; then
-      Xvfb ":$n" -screen 0 1280x1024x24 -nolisten tcp >/dev/null 2>&1 &
+      Xvfb ":$n" -screen 0 1280x1024x24 -nolisten tcp -noreset >/dev/null 2>&1 &
       XVFB_PID=$!
       export DISPLAY=":$n"
       local i
