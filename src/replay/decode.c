@@ -375,12 +375,17 @@ int rp_decode(rp_exec_t *x, rp_call_t *c)
                 if (offset_ok(x, c, i, a->u))
                     break;
                 if (role_of(c->fn, i, RP_ROLE_OFFSET)) {
-                    if (x->ctx)
-                        x->ctx->no_client_draws = 1;
-                    return rp_cannot(x, c->fn,
-                                     "parameter %s points at client memory the trace does not hold "
-                                     "(client arrays: issue 8); this call and later draws of the "
-                                     "context are not replayed", pname(c->fn, i));
+                    /* client memory the trace does not hold (issue 8):
+                     * point the driver at zeros, never at garbage */
+                    void *z = rp_zeros(x->st);
+                    if (!z)
+                        return rp_cannot(x, c->fn, "parameter %s points at client memory the trace "
+                                                   "does not hold", pname(c->fn, i));
+                    rp_warn(x, c->fn, "parameter %s points at client memory the trace does not hold "
+                                      "(client arrays: issue 8); replayed with zeros instead",
+                            pname(c->fn, i));
+                    a->vp = z;
+                    break;
                 }
                 /* memory of unknown extent (the tracer kept only the
                  * pointer): neither an input nor an output can be given */
@@ -600,8 +605,6 @@ int rp_decode(rp_exec_t *x, rp_call_t *c)
             c->a[r->param].vp = p;
         }
     }
-    if ((fs->flags & W15_FN_DRAW) && x->ctx && x->ctx->no_client_draws)
-        return rp_cannot(x, c->fn, "not replayed: the context uses client memory the trace does not hold");
     return 0;
 }
 

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include "rp.h"
@@ -181,6 +182,40 @@ int rp_cannot(rp_exec_t *x, uint32_t fn, const char *fmt, ...)
     st->skipped++;
     pthread_mutex_unlock(&st->lock);
     return 1;
+}
+
+void rp_warn(rp_exec_t *x, uint32_t fn, const char *fmt, ...)
+{
+    rp_state_t *st = x->st;
+    pthread_mutex_lock(&st->lock);
+    if (fn < w15_nfuncs && !st->warned[fn]) {
+        st->warned[fn] = 1;
+        if (!st->o->quiet) {
+            char buf[600];
+            va_list ap;
+            va_start(ap, fmt);
+            vsnprintf(buf, sizeof buf, fmt, ap);
+            va_end(ap);
+            if (st->progress_shown)
+                fputc('\n', stderr), st->progress_shown = 0;
+            fprintf(stderr, RP_PREFIX "warning: %s (first at call %llu, frame %llu): %s%s\n",
+                    w15_str(w15_funcs[fn].name),
+                    st->cur_call ? (unsigned long long)st->cur_call->index : 0ull,
+                    (unsigned long long)st->frame, buf, " (further calls of this function are not reported)");
+        }
+    }
+    pthread_mutex_unlock(&st->lock);
+}
+
+void *rp_zeros(rp_state_t *st)
+{
+    pthread_mutex_lock(&st->lock);
+    if (!st->zeros) {
+        void *p = mmap(NULL, RP_ZEROS, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        st->zeros = p == MAP_FAILED ? NULL : p;
+    }
+    pthread_mutex_unlock(&st->lock);
+    return st->zeros;
 }
 
 void *rp_addr(rp_state_t *st, uint32_t fn)
@@ -448,6 +483,8 @@ out:
     free(st->addr_done);
     free(st->warned);
     free(st->pixels);
+    if (st->zeros)
+        munmap(st->zeros, RP_ZEROS);
     pthread_mutex_destroy(&st->lock);
     free(st);
     return rc;

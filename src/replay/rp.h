@@ -112,7 +112,6 @@ typedef struct rp_ctx {
     void *config;
     rp_surface_t *draw, *read;
     uint64_t program;   /* replayed name of the program in use */
-    int no_client_draws;/* client memory missing: draws skipped */
     int bound;          /* current on some thread */
 } rp_ctx_t;
 
@@ -170,6 +169,7 @@ typedef struct rp_state {
     void **addr;
     uint8_t *addr_done;
     uint8_t *warned;        /* per generated function: warned once */
+    void *zeros;            /* rp_zeros() */
     int failed;             /* an error was reported (exit 1) */
     int stop;               /* stop reading (fatal) */
     /* window-system handles (EGL/GLX namespaces) */
@@ -201,6 +201,14 @@ typedef struct rp_state {
  * an error).  Returns -1. */
 int rp_cannot(rp_exec_t *x, uint32_t fn, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* One warning for function fn, printed once per function; the call is
+ * still replayed (not an error under --strict). */
+void rp_warn(rp_exec_t *x, uint32_t fn, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* RP_ZEROS bytes of read-only zeros (mapped once, backed by the zero
+ * page), given to the driver for client memory the trace does not hold;
+ * NULL when the mapping fails. */
+#define RP_ZEROS ((size_t)1 << 30)
+void *rp_zeros(rp_state_t *st);
 /* An error that stops the replay (exit 1). */
 void rp_fatal(rp_state_t *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A note on stderr unless -q. */
