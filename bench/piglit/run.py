@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""bench/piglit/run.py -- the cost of tracing a suite of short programs.
+
+  python3 bench/piglit/run.py [--build DIR] [--rounds N] [--jobs J]
+                              [--only REGEX ...] [--list FILE] [--no-apitrace]
+
+Runs the whole piglit list (tests/piglit/quick.list, 2 jobs) once per
+configuration and round, the configurations interleaved within each round:
+
+  native    the tests alone
+  wip15     each test under `wip15 trace -o DIR/ID.wip15 --` (defaults)
+  apitrace  each test under `apitrace trace --api {gl|egl} -o DIR/ID.trace`
+            (the API from the list's second column; skipped when apitrace
+            is not installed or with --no-apitrace)
+
+and prints, per configuration, the median wall time of the list, its ratio
+to native, the median total bytes of the traces (.wip15 alone; the
+.wtf-trace timing files beside them are counted apart), and how many tests
+gave a result other than native's in the same round (a tracer that crashes
+a test also changes its time).  Each pass is tests/piglit/run_piglit.py
+--mode native|traced --json, so the tests run exactly as in the test.
+
+The machine must be otherwise idle for the numbers to mean anything.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+RUNNER = os.path.join(ROOT, "tests", "piglit", "run_piglit.py")
+
+
+def one_pass(args, cfg, tmp, rnd):
+    out = os.path.join(tmp, f"{cfg}-{rnd}.json")
+    traces = os.path.join(tmp, f"traces-{cfg}")
+    shutil.rmtree(traces, ignore_errors=True)
+    cmd = [sys.executable, RUNNER, "--list", args.list, "--jobs", str(args.jobs), "--json", out,
+           "--wip15", os.path.join(args.build, "src", "tools", "wip15")]
+    for p in args.only:
+        cmd += ["--only", p]
+    if cfg == "native":
+        cmd += ["--mode", "native"]
+    else:
+        cmd += ["--mode", "traced", "--no-verify", "--keep-traces", traces]
+        if cfg == "apitrace":
+            cmd += ["--tracer-cmd", "apitrace trace --api {api} -o {out}.trace"]
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if r.returncode not in (0, 1):
+        sys.exit(f"bench/piglit: {cfg}: run_piglit.py failed ({r.returncode}):\n{r.stderr}")
+    with open(out, encoding="utf-8") as f:
+        doc = json.load(f)
+    wtf = 0
+    if os.path.isdir(traces):
+        wtf = sum(os.path.getsize(os.path.join(traces, n)) for n in os.listdir(traces)
+                  if n.endswith(".wtf-trace"))
+    shutil.rmtree(traces, ignore_errors=True)
+    key = "native" if cfg == "native" else "traced"
+    results = {t["name"]: (t[key]["result"], tuple(sorted(t[key]["subtests"].items())), t[key]["end"])
+               for t in doc["tests"]}
+    return {"wall": doc["wall_seconds"], "bytes": doc["trace_bytes"], "wtf": wtf,
+            "results": results, "tests": len(doc["tests"])}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--list", default=os.path.join(ROOT, "tests", "piglit", "quick.list"))
+    ap.add_argument("--only", action="append", default=[])
+    ap.add_argument("--no-apitrace", action="store_true")
+    args = ap.parse_args()
+    args.build = os.path.abspath(args.build)
+
+    cfgs = ["native", "wip15"]
+    if not args.no_apitrace and shutil.which("apitrace"):
+        cfgs.append("apitrace")
+    tmp = tempfile.mkdtemp(prefix="w15-piglit-bench-")
+    runs = {c: [] for c in cfgs}
+    try:
+        for rnd in range(args.rounds):
+            for c in cfgs:
+                r = one_pass(args, c, tmp, rnd)
+                runs[c].append(r)
+                print(f"round {rnd + 1}/{args.rounds} {c:8} {r['wall']:8.2f} s "
+                      f"{r['bytes'] / 1e6:9.1f} MB", file=sys.stderr, flush=True)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+    ntests = runs["native"][0]["tests"]
+    base = statistics.median(r["wall"] for r in runs["native"])
+    print(f"\npiglit list: {ntests} tests, {args.jobs} jobs, {args.rounds} rounds (medians)")
+    print(f"{'config':10} {'wall s':>8} {'x native':>9} {'trace MB':>9} {'wtf MB':>7} {'changed':>8}")
+    notes = []
+    for c in cfgs:
+        wall = statistics.median(r["wall"] for r in runs[c])
+        size = statistics.median(r["bytes"] for r in runs[c])
+        wtf = statistics.median(r["wtf"] for r in runs[c])
+        diff = set()
+        for r, n in zip(runs[c], runs["native"]):
+            diff |= {k for k, v in r["results"].items() if n["results"].get(k) != v}
+        changed = max(sum(1 for k, v in r["results"].items() if n["results"].get(k) != v)
+                      for r, n in zip(runs[c], runs["native"]))
+        if c == "native":
+            print(f"{c:10} {wall:8.2f} {1.0:9.3f} {'-':>9} {'-':>7} {'-':>8}")
+            continue
+        wtf_s = f"{wtf / 1e6:7.1f}" if c == "wip15" else f"{'-':>7}"
+        print(f"{c:10} {wall:8.2f} {wall / base:9.3f} {size / 1e6:9.1f} {wtf_s} {changed:8d}")
+        if diff:
+            notes.append(f"{c}: results other than native's: " + ", ".join(sorted(diff)[:10])
+                         + (f" (+{len(diff) - 10} more)" if len(diff) > 10 else ""))
+    for n in notes:
+        print(n)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
