@@ -302,12 +302,70 @@ static int keep_blob(rp_exec_t *x, rp_call_t *c, int *last, size_t size)
     return 0;
 }
 
+/* The fast plan of a function whose parameters are all scalars passed by
+ * value with no location role: one op per parameter (the union member to
+ * fill, or the namespace of an object name), built once per function. */
+enum { OP_U = 1, OP_I, OP_F, OP_D, OP_B, OP_NAME = 16 /* + group type */ };
+
+static int build_plan(rp_state_t *st, uint32_t fn)
+{
+    const w15_func_sig_t *fs = &w15_funcs[fn];
+    const w15_param_sig_t *ps = &w15_params[fs->first_param];
+    uint8_t *ops = &st->plan[fs->first_param];
+    int ok = rp_funcs[fn].kind == RP_KIND_CALL;
+    const rp_func_t *rf = &rp_funcs[fn];
+    for (uint32_t k = 0; k < rf->nroles; k++)
+        if (rp_roles[rf->first_role + k].role == RP_ROLE_LOCATION)
+            ok = 0;
+    for (uint32_t i = 0; ok && i < fs->nparams; i++) {
+        const w15_param_sig_t *s = &ps[i];
+        if (s->cap != W15_CAP_VALUE || s->is_array) {
+            ok = 0;
+            break;
+        }
+        unsigned gt = obj_type(s);
+        switch (s->base) {
+        case W15_FLOAT: ops[i] = OP_F; break;
+        case W15_DOUBLE: ops[i] = OP_D; break;
+        case W15_INT: ops[i] = OP_I; break;
+        case W15_BOOL: ops[i] = OP_B; break;
+        case W15_UINT: case W15_PTR: ops[i] = gt ? (uint8_t)(OP_NAME + gt) : OP_U; break;
+        default: ok = 0; break;
+        }
+        if (gt && s->base != W15_UINT && s->base != W15_PTR)
+            ok = 0;
+    }
+    st->plan_state[fn] = ok ? 2 : 1;
+    return ok;
+}
+
 int rp_decode(rp_exec_t *x, rp_call_t *c)
 {
     const w15_call_t *wc = c->wc;
     const w15_func_sig_t *fs = &w15_funcs[c->fn];
-    const w15_param_sig_t *ps = &w15_params[fs->first_param];
     uint32_t np = fs->nparams;
+    rp_state_t *st = x->st;
+    uint8_t plan = st->plan_state[c->fn];
+    if (__builtin_expect(plan == 0, 0))
+        plan = (uint8_t)(build_plan(st, c->fn) ? 2 : 1);
+    if (plan == 2 && !wc->nextras) {
+        const uint8_t *ops = &st->plan[fs->first_param];
+        c->nargs = np;
+        for (uint32_t i = 0; i < np; i++) {
+            const w15_value_t *v = &wc->args[i];
+            rp_val_t *a = &c->a[i];
+            switch (ops[i]) {
+            case OP_F: a->u = 0; a->f = v->v.f[0]; break;
+            case OP_D: a->d = v->v.d[0]; break;
+            case OP_I: a->i = v->v.i[0]; break;
+            case OP_B: a->u = v->v.b[0]; break;
+            case OP_U: a->u = v->v.u[0]; break;
+            default: a->u = rp_names_get(rp_ns(x, ops[i] - OP_NAME), v->v.u[0]); break;
+            }
+        }
+        return 0;
+    }
+    const w15_param_sig_t *ps = &w15_params[fs->first_param];
     ptrx_t px;
     px.n = 0;
     if (wc->nextras && read_ptrx(x, wc, &px))

@@ -370,8 +370,14 @@ int rp_run(const rp_opts_t *o)
     st->addr = calloc(w15_nfuncs, sizeof *st->addr);
     st->addr_done = calloc(w15_nfuncs, 1);
     st->warned = calloc(w15_nfuncs, 1);
+    st->plan_state = calloc(w15_nfuncs, 1);
+    uint32_t nparams = 0;
+    for (uint32_t i = 0; i < w15_nfuncs; i++)
+        if (w15_funcs[i].first_param + w15_funcs[i].nparams + 1u > nparams)
+            nparams = w15_funcs[i].first_param + w15_funcs[i].nparams + 1u;
+    st->plan = calloc(nparams, 1);
     int rc = 1;
-    if (!st->addr || !st->addr_done || !st->warned) {
+    if (!st->addr || !st->addr_done || !st->warned || !st->plan || !st->plan_state) {
         fprintf(stderr, RP_PREFIX "out of memory\n");
         goto out;
     }
@@ -482,6 +488,8 @@ out:
     free(st->addr);
     free(st->addr_done);
     free(st->warned);
+    free(st->plan);
+    free(st->plan_state);
     free(st->pixels);
     if (st->zeros)
         munmap(st->zeros, RP_ZEROS);

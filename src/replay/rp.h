@@ -170,6 +170,8 @@ typedef struct rp_state {
     uint8_t *addr_done;
     uint8_t *warned;        /* per generated function: warned once */
     void *zeros;            /* rp_zeros() */
+    uint8_t *plan;          /* decode.c: per parameter (w15_params index) */
+    uint8_t *plan_state;    /* per function: 0 not built, 1 general, 2 fast */
     int failed;             /* an error was reported (exit 1) */
     int stop;               /* stop reading (fatal) */
     /* window-system handles (EGL/GLX namespaces) */
