@@ -241,7 +241,37 @@ int rp_call_real(rp_exec_t *x, rp_call_t *c)
     return 0;
 }
 
+static int exec_one(rp_exec_t *x, const w15_call_t *wc, uint32_t fn);
+
+/* The extra wip15.gseq (issue 8: the global order of a synchronising
+ * call), or UINT64_MAX. */
+static uint64_t gseq_of(const w15_call_t *wc)
+{
+    for (uint32_t e = 0; e < wc->nextras; e++) {
+        const w15_extra_t *ex = &wc->extras[e];
+        if (ex->name.len == 10 && memcmp(ex->name.ptr, "wip15.gseq", 10) == 0 &&
+            ex->data.method == W15_COMP_NONE && ex->data.size == 8) {
+            uint64_t v;
+            memcpy(&v, ex->data.cdata, 8);
+            return v;
+        }
+    }
+    return UINT64_MAX;
+}
+
 int rp_exec_call(rp_exec_t *x, const w15_call_t *wc, uint32_t fn)
+{
+    rp_state_t *st = x->st;
+    uint64_t gseq = wc->nextras ? gseq_of(wc) : UINT64_MAX;
+    if (gseq != UINT64_MAX)
+        rp_order_wait(st, gseq);
+    int rc = exec_one(x, wc, fn);
+    if (gseq != UINT64_MAX)
+        rp_order_done(st, gseq);
+    return rc;
+}
+
+static int exec_one(rp_exec_t *x, const w15_call_t *wc, uint32_t fn)
 {
     rp_state_t *st = x->st;
     const rp_func_t *rf = &rp_funcs[fn];
