@@ -8,7 +8,8 @@ import os
 import re
 from string import Template
 
-from model import BASES, CAPS, CTYPES, LEN_OPS
+from model import (API_BITS, ATTRIBS, BASE_ENUMS, BASES, CAPS, CTYPES, FLAGS, GROUP_TYPES,
+                   LEN_OPS, NO_PARAM, PNAME_ENUM_VALUED)
 
 TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'templates')
 _cache = {}
@@ -68,9 +69,12 @@ def _or_zero(rows):
 
 def emit_funcs_h(m):
     defines = '\n'.join('#define W15F_%s %d' % (f.name, i) for i, f in enumerate(m.funcs))
+    pseudo = '\n'.join('#define W15F_%s %d' % (f.name, len(m.funcs) + i)
+                       for i, f in enumerate(m.pseudo))
     return tpl('funcs.h').substitute(
         header=header(m, 'funcs.h', 'W15F_<name>: index of each command in w15_funcs.'),
-        defines=defines, count=len(m.funcs))
+        defines=defines, count=len(m.funcs), pseudo=pseudo or '/* none */',
+        npseudo=len(m.pseudo))
 
 
 def _type_text(t):
@@ -107,8 +111,6 @@ def _pack(pm, expr):
     return expr
 
 
-# Functions the runtime must see in w15_pre/w15_post (record.c fast_info).
-_NOT_FAST = {'FRAME_END', 'MAKE_CURRENT', 'PIXEL_UNPACK', 'PIXEL_PACK', 'CUSTOM'}
 # uvari operand per unsigned ctype: the value masked to its C width
 _UV_CAST = {'U8': 'uint8_t', 'U16': 'uint16_t', 'U32': 'uint32_t', 'U64': 'uint64_t',
             'LONG': 'uint64_t', 'I8': 'uint8_t', 'I16': 'uint16_t', 'I32': 'uint32_t',
@@ -147,7 +149,7 @@ def _fast_put(pm, expr, gidx):
 
 def _fast_fields(f, gidx):
     """Template fields of the fast shape (record.h), or None."""
-    if f.flags & _NOT_FAST:
+    if f.general:
         return None
     puts, size = [], 5 + 4  # opcode, index, extra count
     for pm in f.params + [f.result]:
@@ -188,6 +190,7 @@ def emit_wrappers_c(m):
             r = f.result
             wrappers.append(tpl('wrapper_%sret.c' % kind).substitute(
                 fields, rslot=r.slot, rval=_pack(r, 'r_')))
+    ptrs += ['    0, /* %s: written by the tracer */' % f.name for f in m.pseudo]
     return tpl('wrappers.c').substitute(
         header=header(m, 'wrappers.c', 'One exported wrapper per command (shape: src/tracer/record.h).'),
         customs='\n'.join(customs) or '/* none */', wrappers='\n'.join(wrappers),
@@ -215,27 +218,29 @@ def emit_apitable_c(m):
     pool = StrPool()
     gidx = group_index(m)
     # field widths of src/common/apitable.h
-    if len(m.funcs) > 0xffff or len(gidx) >= 0xffff:
+    every = m.funcs + m.pseudo
+    if len(every) > 0xffff or len(gidx) >= 0xffff:
         raise ValueError('too many functions or groups for the apitable.h fields')
-    for f in m.funcs:
+    for f in every:
         if len(f.params) >= 0xff:
             raise ValueError('%s: too many parameters for w15_param_sig_t' % f.name)
     helpers = {n: i for i, n in enumerate(sorted(m.helpers))}
     funcs, params = [], []
     first = 0
-    for f in m.funcs:
-        funcs.append('    {%d, %d, %d, %d, 0x%x}, /* %s */' % (
-            pool.add(f.name), first, len(f.params), f.api_bits, f.flag_bits, f.name))
+    for f in every:
+        funcs.append('    {%d, %d, %d, %d, %d, 0, 0x%x}, /* %s */' % (
+            pool.add(f.name), first, len(f.params), f.api_bits, f.context_param, f.flag_bits,
+            f.name))
         for pm in f.params + [f.result]:
             if pm.len_op == 'HELPER':
                 len_b = helpers[pm.helper]
             else:
                 len_b = pm.len_b
-            params.append('    {%d, %d, %d, %d, %d, %s, %d, %d, %d, %d, {0}},' % (
+            params.append('    {%d, %d, %d, %d, %d, %s, %d, %d, %d, %d, %d, {0}},' % (
                 pool.add(pm.name), BASES.index(pm.base), pm.is_array, CAPS.index(pm.cap),
                 CTYPES.index(pm.ctype),
                 str(gidx[pm.group]) if pm.group else 'W15_NO_GROUP',
-                LEN_OPS.index(pm.len_op), pm.len_a, len_b, pm.len2))
+                LEN_OPS.index(pm.len_op), pm.len_a, len_b, pm.len2, ATTRIBS.index(pm.attribs)))
         first += len(f.params) + 1
     groups, enums = [], []
     for name in sorted(m.groups):
@@ -246,7 +251,7 @@ def emit_apitable_c(m):
         for v, n, b in g.enums:
             enums.append('    {0x%xu, %d, %d},' % (v, pool.add(n), b))
     all_enums = ['    {0x%xu, %d, %d},' % (v, pool.add(n), b) for v, n, b in m.all_enums]
-    order = sorted(range(len(m.funcs)), key=lambda i: m.funcs[i].name.encode())
+    order = sorted(range(len(every)), key=lambda i: every[i].name.encode())
     by_name = []
     for i in range(0, len(order), 16):
         by_name.append('    ' + ', '.join(str(x) for x in order[i:i + 16]) + ',')
@@ -254,12 +259,42 @@ def emit_apitable_c(m):
     pnames = ['    {0x%x, %d, %d}, /* %s */' % (v, n, f, name) for v, n, name, f in m.pnames]
     return tpl('apitable.c').substitute(
         header=header(m, 'apitable.c', 'The tables of src/common/apitable.h.'),
-        strpool=pool.c(), funcs=_or_zero(funcs), nfuncs=len(m.funcs),
+        checks=c_checks(), strpool=pool.c(), funcs=_or_zero(funcs), nfuncs=len(m.funcs),
+        npseudo=len(m.pseudo),
         params=_or_zero(params), groups=_or_zero(groups), ngroups=len(groups),
         enums=_or_zero(enums), nenums=len(enums), all_enums=_or_zero(all_enums),
         nall_enums=len(all_enums), by_name='\n'.join(by_name) or '    0',
         cs_names='\n'.join(cs_names + ['    0']), ncompsize=len(cs_names),
         pnames=_or_zero(pnames), npnames=len(pnames))
+
+
+def c_checks():
+    """_Static_assert lines: every C enumerator that mirrors a list of
+    model.py has the value the generator writes (the build stops, naming
+    both sides, when one of them moves)."""
+    out = []
+
+    def check(cname, value, pyname):
+        out.append('_Static_assert(%s == %s, "codegen/model.py %s: %s must be %s");' % (
+            cname, value, pyname, cname, value))
+
+    for name, lst, prefix, count in (
+            ('CTYPES', CTYPES, 'W15_C_', 'W15_C_COUNT_'),
+            ('CAPS', CAPS, 'W15_CAP_', 'W15_CAP_COUNT_'),
+            ('LEN_OPS', LEN_OPS, 'W15_LEN_', 'W15_LEN_COUNT_'),
+            ('ATTRIBS', ATTRIBS, 'W15_ATTRIBS_', 'W15_ATTRIBS_COUNT_'),
+            ('GROUP_TYPES', GROUP_TYPES, 'W15_GROUP_', 'W15_GROUP_TYPE_COUNT_'),
+            ('BASES', BASE_ENUMS, 'W15_', 'W15_BASE_COUNT_')):
+        for i, n in enumerate(lst):
+            check(prefix + n, i, '%s[%d]' % (name, i))
+        check(count, len(lst), 'len(%s)' % name)
+    for i, n in enumerate(FLAGS):
+        check('W15_FN_' + n, '(1u << %d)' % i, 'FLAGS[%d]' % i)
+    for n, v in sorted(API_BITS.items(), key=lambda kv: kv[1]):
+        check('W15_API_' + n, v, "API_BITS['%s']" % n)
+    check('W15_PNAME_ENUM_VALUED', PNAME_ENUM_VALUED, 'PNAME_ENUM_VALUED')
+    check('W15_NO_PARAM', '0x%xu' % NO_PARAM, 'NO_PARAM')
+    return '\n'.join(out)
 
 
 OUTPUTS = {

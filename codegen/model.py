@@ -22,6 +22,18 @@ Rules (the annotation file holds the data, this module the mechanics):
   least one enumerant; otherwise the `enum-default` group of the C type
   (an empty group: readers fall back to w15_all_enums).
 * Pointers: see capture() below; `cap` lines override per parameter.
+* The general path: a command whose calls the runtime must see in
+  w15_pre/w15_post (flag GENERAL: annotated, or implied by FRAME_END,
+  MAKE_CURRENT, PIXEL_UNPACK, PIXEL_PACK, CUSTOM) gets no inline fast path.
+* MakeCurrent: every MAKE_CURRENT command names its context parameter in a
+  `context` line (w15_func_sig_t.context_param).
+* Attribute lists (w15_param_sig_t.attribs): PAIRS for `terminated` lists,
+  others through `attribs` lines.
+* Pseudo-calls (`pseudo` lines): calls the tracer writes itself; indices
+  after the registry's commands (W15F__COUNT, ...), in the lines' order,
+  flag PSEUDO plus the line's own flag.
+* The C enums of src/common/apitable.h and include/wip15/format.h that
+  mirror the lists below are checked at build time (emit.py c_checks).
 """
 
 import fnmatch
@@ -37,6 +49,9 @@ _DEFAULT_API = {'gl': 'GL', 'glx': 'GLX', 'egl': 'EGL'}
 
 BASES = ['Void', 'UnsignedInt', 'Int', 'Ptr', 'Bool', 'Float', 'Double',
          'String', 'Data', 'FunctionPtr']
+# w15_base_t enumerator of each base (W15_<name>, include/wip15/format.h)
+BASE_ENUMS = ['VOID', 'UINT', 'INT', 'PTR', 'BOOL', 'FLOAT', 'DOUBLE', 'STRING', 'DATA',
+              'FUNCPTR']
 CTYPES = ['VOID', 'I8', 'U8', 'I16', 'U16', 'I32', 'U32', 'I64', 'U64',
           'F32', 'F64', 'PTR', 'FUNCPTR', 'LONG']
 CAPS = ['VALUE', 'STR_IN', 'STR_OUT', 'STR_ARRAY_IN', 'ARRAY_IN', 'ARRAY_OUT',
@@ -45,7 +60,14 @@ LEN_OPS = ['NONE', 'CONST', 'PARAM', 'PARAM_MUL', 'PARAM_MUL_PARAM', 'DEREF',
            'HELPER', 'TERMINATED', 'NUL']
 FLAGS = ['FRAME_END', 'MAKE_CURRENT', 'GET_PROC', 'CUSTOM', 'DRAW', 'UPLOAD',
          'READBACK', 'CLEAR', 'COMPILE', 'LINK', 'SYNC', 'GROUP_PUSH',
-         'GROUP_POP', 'MARKER', 'PIXEL_UNPACK', 'PIXEL_PACK']
+         'GROUP_POP', 'MARKER', 'PIXEL_UNPACK', 'PIXEL_PACK', 'GENERAL',
+         'PSEUDO', 'TRACE_BEGIN', 'THREAD_SWITCH']
+# Flags that send a command's calls through the general path (GENERAL).
+GENERAL_IMPLIED = {'FRAME_END', 'MAKE_CURRENT', 'PIXEL_UNPACK', 'PIXEL_PACK', 'CUSTOM'}
+# Flags of `pseudo` lines only.
+PSEUDO_FLAGS = ('TRACE_BEGIN', 'THREAD_SWITCH')
+# enum w15_attribs (src/common/apitable.h): how tools print an attribute list
+ATTRIBS = ['NONE', 'PAIRS', 'GLX12']
 NO_PARAM = 0xff
 # enum w15_group_type of include/wip15/format.h, without the W15_GROUP_ prefix
 GROUP_TYPES = ['ENUM', 'BITMASK', 'GL_BUFFERS', 'GL_SAMPLERS', 'GL_TEXTURES', 'GL_QUERIES',
@@ -121,6 +143,7 @@ class PModel:
         self.len2 = NO_PARAM
         self.helper = None    # helper instance name for HELPER
         self.reason = None    # why a pointer fell back to PTR
+        self.attribs = 'NONE' # attribute-list style (ATTRIBS)
 
     def __repr__(self):
         return '<%s %s %s %s len=%s(%s,%s) len2=%s group=%s>' % (
@@ -137,14 +160,48 @@ class FModel:
         self.flags = set()
         self.params = []
         self.result = None
+        self.context_param = NO_PARAM  # MAKE_CURRENT: the context parameter
 
     @property
     def api_bits(self):
         return sum(API_BITS[a] for a in self.api)
 
     @property
+    def general(self):
+        """The runtime must see this command's calls (no fast path)."""
+        return 'GENERAL' in self.flags or bool(self.flags & GENERAL_IMPLIED)
+
+    @property
     def flag_bits(self):
-        return sum(1 << FLAGS.index(f) for f in self.flags)
+        flags = self.flags | ({'GENERAL'} if self.general else set())
+        return sum(1 << FLAGS.index(f) for f in flags)
+
+
+class _PseudoParam:
+    """A parameter of a pseudo-call, shaped like registry.Param for PModel."""
+
+    def __init__(self, name):
+        self.name = name
+
+
+class PseudoFunc(FModel):
+    """A call the tracer writes itself (a `pseudo` line)."""
+
+    def __init__(self, name, flag, params):
+        self.cmd = None
+        self.name = name
+        self.registry = None
+        self.api = set()
+        self.flags = {'PSEUDO', flag}
+        self.context_param = NO_PARAM
+        self.params = []
+        for i, (pname, base, is_array) in enumerate(params):
+            pm = PModel(_PseudoParam(pname), i)
+            pm.base, pm.is_array = base, is_array
+            pm.ctype = {'UnsignedInt': 'U64', 'Int': 'I64', 'Bool': 'U8', 'Float': 'F32',
+                        'Double': 'F64'}.get(base, 'PTR')
+            self.params.append(pm)
+        self.result = PModel(_PseudoParam(None), len(params))
 
 
 class Group:
@@ -175,6 +232,7 @@ class Model:
         self.all_enums = []      # (value, name, api_bits) sorted
         self.helpers = {}        # name -> Helper
         self.pnames = []         # (value, count, name, flags) sorted by value
+        self.pseudo = []         # PseudoFunc, in index order after funcs
         self.types = []          # registry Type objects, per registry
         self.inputs = []
         self.registries = []
@@ -225,6 +283,9 @@ class Builder:
         self.unflag_lines = []
         self.pname_lines = []
         self.enum_valued_lines = []
+        self.context_lines = []
+        self.attribs_lines = []
+        self.pseudo_lines = []
         self.replay_lines = []   # replay-* directives (replay_model.py)
 
     # -- annotations --------------------------------------------------
@@ -268,7 +329,18 @@ class Builder:
                 for f in w[1].split('|'):
                     if f not in FLAGS:
                         raise ln.error('unknown flag %s' % f)
+                    if f == 'PSEUDO' or f in PSEUDO_FLAGS:
+                        raise ln.error('%s belongs to `pseudo` lines' % f)
                 self.flag_lines.append(ln)
+            elif d == 'context' and len(w) == 3:
+                self.context_lines.append(ln)
+            elif d == 'attribs' and len(w) == 4:
+                if w[3].upper() not in ATTRIBS[1:]:
+                    raise ln.error('unknown attribute-list style %s (%s)' % (
+                        w[3], ', '.join(a.lower() for a in ATTRIBS[1:])))
+                self.attribs_lines.append(ln)
+            elif d == 'pseudo' and len(w) >= 3:
+                self.pseudo_lines.append(ln)
             elif d == 'unflag' and len(w) >= 3:
                 for f in w[1].split('|'):
                     if f not in FLAGS:
@@ -564,6 +636,9 @@ class Builder:
                     f.flags.add('PIXEL_PACK' if pm.p.stars and not pm.p.const
                                 else 'PIXEL_UNPACK')
         self.apply_flags(funcs)
+        self.apply_context(funcs)
+        self.apply_attribs(funcs)
+        self.build_pseudo(funcs)
         replay_model.build(self, funcs, self.replay_lines)
         self.m.funcs = [funcs[n] for n in sorted(funcs)]
         self.check_unused()
@@ -636,6 +711,68 @@ class Builder:
             for glob in ln.words[2:]:
                 for name in self.match_funcs(ln, glob):
                     funcs[name].flags.difference_update(flags)
+
+    def apply_context(self, funcs):
+        """context FUNCGLOB PARAM: the context a MAKE_CURRENT command makes
+        current."""
+        for ln in self.context_lines:
+            for name in self.match_funcs(ln, ln.words[1]):
+                f = funcs[name]
+                i = f.cmd.param(ln.words[2])
+                if i < 0:
+                    raise ln.error('%s has no parameter "%s"' % (name, ln.words[2]))
+                if 'MAKE_CURRENT' not in f.flags:
+                    raise ln.error('%s is not flagged MAKE_CURRENT' % name)
+                if f.params[i].base != 'Ptr':
+                    raise ln.error('%s %s is not a handle (base %s)' % (
+                        name, ln.words[2], f.params[i].base))
+                f.context_param = i
+        for name in sorted(funcs):
+            f = funcs[name]
+            if 'MAKE_CURRENT' in f.flags and f.context_param == NO_PARAM:
+                raise AnnotationError('%s is flagged MAKE_CURRENT but no `context` line names '
+                                      'its context parameter' % name)
+
+    def apply_attribs(self, funcs):
+        """Attribute lists: `terminated` ones are PAIRS; `attribs FUNCGLOB
+        PARAM STYLE` names the others."""
+        for f in funcs.values():
+            for pm in f.params:
+                if pm.len_op == 'TERMINATED':
+                    pm.attribs = 'PAIRS'
+        for ln in self.attribs_lines:
+            for name in self.match_funcs(ln, ln.words[1]):
+                f = funcs[name]
+                i = f.cmd.param(ln.words[2])
+                if i < 0:
+                    raise ln.error('%s has no parameter "%s"' % (name, ln.words[2]))
+                pm = f.params[i]
+                if not pm.is_array or pm.base not in ('Int', 'UnsignedInt'):
+                    raise ln.error('%s %s is not recorded as an array of integers' % (
+                        name, ln.words[2]))
+                pm.attribs = ln.words[3].upper()
+
+    def build_pseudo(self, funcs):
+        """pseudo NAME FLAG PARAM:BASE[[]]..."""
+        seen = set()
+        for ln in self.pseudo_lines:
+            w = ln.words
+            name, flag = w[1], w[2]
+            if not name.startswith('wip15'):
+                raise ln.error('a pseudo-call name starts with "wip15"')
+            if name in funcs or name in seen:
+                raise ln.error('%s is already a function' % name)
+            if flag not in PSEUDO_FLAGS:
+                raise ln.error('unknown pseudo-call flag %s (%s)' % (flag, ', '.join(PSEUDO_FLAGS)))
+            params = []
+            for spec in w[3:]:
+                m = re.fullmatch(r'(\w+):(\w+)(\[\])?', spec)
+                if not m or m.group(2) not in BASES or m.group(2) == 'Void':
+                    raise ln.error('parameter "%s" is not NAME:BASE or NAME:BASE[] (BASE: %s)' % (
+                        spec, ' '.join(BASES[1:])))
+                params.append((m.group(1), m.group(2), 1 if m.group(3) else 0))
+            seen.add(name)
+            self.m.pseudo.append(PseudoFunc(name, flag, params))
 
     def check_unused(self):
         for ln in self.object_rules:

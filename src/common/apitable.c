@@ -6,7 +6,7 @@
 
 int w15_func_lookup(const char *name)
 {
-    uint32_t lo = 0, hi = w15_nfuncs;
+    uint32_t lo = 0, hi = w15_nfuncs + w15_npseudo;
     if (!name)
         return -1;
     while (lo < hi) {

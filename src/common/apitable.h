@@ -4,6 +4,9 @@
  *
  * Used by the tracer runtime (one generic recorder walks a function's
  * parameter signatures) and by the tools (enum and bit names, group names).
+ * The enums below mirror lists of codegen/model.py (CTYPES, CAPS, LEN_OPS,
+ * ATTRIBS, FLAGS, API_BITS): gen/apitable.c checks every value at build
+ * time, so a change on one side only stops the build.
  */
 #ifndef W15_APITABLE_H
 #define W15_APITABLE_H
@@ -29,6 +32,7 @@ enum w15_ctype {
     W15_C_PTR,     /* any pointer or handle (void*, GLsync, EGLDisplay, ...) */
     W15_C_FUNCPTR, /* callback */
     W15_C_LONG,    /* C long / unsigned long (XID) - 64-bit here */
+    W15_C_COUNT_
 };
 
 /* How a parameter (or the result) is captured. */
@@ -46,6 +50,7 @@ enum w15_cap {
     W15_CAP_DATA_IN,      /* const void *: len bytes -> Data */
     W15_CAP_DATA_OUT,     /* void *: len bytes read after the call -> Data */
     W15_CAP_PTR,          /* pointer whose extent is unknown/deferred: Ptr */
+    W15_CAP_COUNT_
 };
 
 /* How many elements (or bytes, for DATA) a pointer covers. */
@@ -60,7 +65,23 @@ enum w15_len_op {
     W15_LEN_TERMINATED,   /* attribute list: pairs up to and including the
                              terminator value b (EGL_NONE, None); elements */
     W15_LEN_NUL,          /* NUL-terminated string */
+    W15_LEN_COUNT_
 };
+
+/* How the elements of an attribute list are laid out (tools print them as
+ * KEY, value, ...; glapi/annotations.txt `terminated` and `attribs`). */
+enum w15_attribs {
+    W15_ATTRIBS_NONE = 0, /* not an attribute list */
+    W15_ATTRIBS_PAIRS,    /* key, value, ..., terminator (EGL, GLX 1.3) */
+    W15_ATTRIBS_GLX12,    /* glXChooseVisual (GLX 1.2): boolean keys stand alone */
+    W15_ATTRIBS_COUNT_
+};
+/* Does `key` of a list of style `style` take a value after it?  (GLX 1.2:
+ * GLX_USE_GL 1, GLX_RGBA 4, GLX_DOUBLEBUFFER 5, GLX_STEREO 6 do not.) */
+static inline int w15_attrib_has_value(unsigned style, uint64_t key)
+{
+    return !(style == W15_ATTRIBS_GLX12 && (key == 1 || key == 4 || key == 5 || key == 6));
+}
 
 #define W15_NO_GROUP 0xffffu
 #define W15_NO_PARAM 0xffu
@@ -77,7 +98,8 @@ typedef struct w15_param_sig {
     uint8_t len_a;    /* param index (or W15_NO_PARAM) */
     uint32_t len_b;   /* constant, second param index, or helper id */
     uint8_t len2;     /* second param index for STR_OUT / STR_ARRAY_IN */
-    uint8_t pad_[3];
+    uint8_t attribs;  /* enum w15_attribs */
+    uint8_t pad_[2];
 } w15_param_sig_t;
 
 /* Function flags: what the runtime and the timing layer need to know. */
@@ -100,6 +122,13 @@ enum w15_fn_flag {
     W15_FN_PIXEL_UNPACK = 1u << 14,/* has a pixel pointer that is an offset when a
                                       PIXEL_UNPACK_BUFFER is bound */
     W15_FN_PIXEL_PACK = 1u << 15,  /* same for PIXEL_PACK_BUFFER */
+    W15_FN_GENERAL = 1u << 16,     /* the runtime must see every call (w15_pre/w15_post):
+                                      no inline fast path; annotated, or implied by
+                                      FRAME_END, MAKE_CURRENT, PIXEL_*, CUSTOM */
+    W15_FN_PSEUDO = 1u << 17,      /* a call the tracer writes itself (docs/FORMAT.md);
+                                      index >= w15_nfuncs, no wrapper */
+    W15_FN_TRACE_BEGIN = 1u << 18, /* the pseudo-call wip15TraceBegin */
+    W15_FN_THREAD_SWITCH = 1u << 19, /* the pseudo-call wip15ThreadSwitch */
 };
 /* Level "draws" of the timing layer covers these. */
 #define W15_FN_DRAWS_MASK (W15_FN_FRAME_END | W15_FN_DRAW | W15_FN_UPLOAD | W15_FN_READBACK | \
@@ -110,7 +139,10 @@ typedef struct w15_func_sig {
     uint32_t first_param; /* index into w15_params; result at first_param + nparams */
     uint8_t nparams;
     uint8_t api;          /* enum w15_api bits */
-    uint16_t flags;       /* enum w15_fn_flag */
+    uint8_t context_param;/* MAKE_CURRENT: the parameter holding the context made
+                             current (annotation `context`); else W15_NO_PARAM */
+    uint8_t pad_;
+    uint32_t flags;       /* enum w15_fn_flag */
 } w15_func_sig_t;
 
 /* A gl.xml group (or one of ours). */
@@ -134,8 +166,12 @@ typedef struct w15_enum_sig {
 
 /* Generated data (gen/apitable.c). */
 extern const char w15_strpool[];
+/* The registry's commands (0 .. w15_nfuncs-1, W15F_<name> of gen/funcs.h),
+ * then the pseudo-calls (w15_nfuncs .. w15_nfuncs + w15_npseudo - 1,
+ * flag W15_FN_PSEUDO). */
 extern const w15_func_sig_t w15_funcs[];
 extern const uint32_t w15_nfuncs;
+extern const uint32_t w15_npseudo;
 extern const w15_param_sig_t w15_params[];
 extern const w15_group_sig_t w15_groups[];
 extern const uint32_t w15_ngroups;
@@ -146,7 +182,7 @@ extern const uint32_t w15_nenums;
  * no group or whose group does not know them. */
 extern const w15_enum_sig_t w15_all_enums[];
 extern const uint32_t w15_nall_enums;
-/* Function indices sorted by name, for w15_func_lookup. */
+/* Function indices (pseudo-calls included) sorted by name, for w15_func_lookup. */
 extern const uint16_t w15_funcs_by_name[];
 
 /* Named helpers for COMPSIZE rules: w15_compsize[id](args) gives the number
@@ -182,7 +218,8 @@ uint32_t w15_pname_flags(uint32_t pname);
 
 static inline const char *w15_str(uint32_t off) { return w15_strpool + off; }
 
-/* Function index by exact name, or -1.  Binary search over w15_funcs_by_name. */
+/* Function index by exact name (a command or a pseudo-call), or -1.  Binary
+ * search over w15_funcs_by_name. */
 int w15_func_lookup(const char *name);
 /* Group index by name, or -1. */
 int w15_group_lookup(const char *name);

@@ -32,8 +32,6 @@ enum {
     CS_GL_COLOR_INDEX = 0x1900, CS_GL_BITMAP = 0x1A00,
     CS_GL_COLOR = 0x1800, CS_GL_DEPTH = 0x1801, CS_GL_STENCIL = 0x1802,
     CS_GL_MAP1_COLOR_4 = 0x0D90, CS_GL_MAP2_COLOR_4 = 0x0DB0,
-    /* glXChooseVisual tokens that take no value */
-    CS_GLX_USE_GL = 1, CS_GLX_RGBA = 4, CS_GLX_DOUBLEBUFFER = 5, CS_GLX_STEREO = 6,
 };
 
 /* Building blocks of the kinds below; a build whose registry uses only
@@ -65,7 +63,8 @@ CS_HELPER size_t map_values(uint64_t target, uint64_t base)
     return target >= base && target < base + 9 ? k[target - base] : 0;
 }
 
-/* Elements of a glXChooseVisual attribute list, terminator included. */
+/* Elements of a glXChooseVisual attribute list, terminator included (its
+ * boolean keys stand alone: apitable.h w15_attrib_has_value). */
 CS_HELPER size_t glx_visual_attribs(const int *l)
 {
     size_t n = 0;
@@ -75,8 +74,7 @@ CS_HELPER size_t glx_visual_attribs(const int *l)
         int tok = l[n++];
         if (tok == 0)
             return n;
-        if (tok != CS_GLX_USE_GL && tok != CS_GLX_RGBA && tok != CS_GLX_DOUBLEBUFFER &&
-            tok != CS_GLX_STEREO)
+        if (w15_attrib_has_value(W15_ATTRIBS_GLX12, (uint64_t)(int64_t)tok))
             n++;
     }
     return 0;

@@ -87,7 +87,18 @@ int main(void)
     CHECK(w15_funcs[W15F_glXSwapBuffers].flags & W15_FN_FRAME_END);
     CHECK(w15_funcs[W15F_eglSwapBuffers].flags & W15_FN_FRAME_END);
     CHECK(w15_funcs[W15F_eglMakeCurrent].flags & W15_FN_MAKE_CURRENT);
-    CHECK(w15_funcs[W15F_glXGetProcAddressARB].flags == (W15_FN_GET_PROC | W15_FN_CUSTOM));
+    CHECK(w15_funcs[W15F_glXGetProcAddressARB].flags == (W15_FN_GET_PROC | W15_FN_CUSTOM | W15_FN_GENERAL));
+    CHECK(w15_funcs[W15F_eglMakeCurrent].context_param == 3);
+    CHECK(w15_funcs[W15F_glXMakeCurrent].context_param == 2);
+    CHECK(w15_funcs[W15F_glDrawElements].context_param == W15_NO_PARAM);
+    CHECK(!(w15_funcs[W15F_glDrawElements].flags & W15_FN_GENERAL));
+    CHECK(w15_params[w15_funcs[W15F_glXChooseVisual].first_param + 2].attribs == W15_ATTRIBS_GLX12);
+    CHECK(w15_params[w15_funcs[W15F_eglCreateContext].first_param + 3].attribs == W15_ATTRIBS_PAIRS);
+    /* the pseudo-calls follow the commands and are found by name */
+    CHECK(W15F_wip15TraceBegin == W15F__COUNT && W15F_wip15ThreadSwitch == W15F__COUNT + 1);
+    CHECK(w15_npseudo == 2 && w15_func_lookup("wip15ThreadSwitch") == W15F_wip15ThreadSwitch);
+    CHECK(w15_funcs[W15F_wip15ThreadSwitch].flags == (W15_FN_PSEUDO | W15_FN_THREAD_SWITCH));
+    CHECK(w15_funcs[W15F_wip15TraceBegin].nparams == 6 && w15_funcs[W15F_wip15ThreadSwitch].nparams == 4);
     CHECK(w15_funcs[W15F_glDrawElements].flags & W15_FN_DRAW);
     CHECK(w15_funcs[W15F_glCompileShader].flags & W15_FN_COMPILE);
     CHECK(w15_funcs[W15F_glPushDebugGroup].flags & W15_FN_GROUP_PUSH);

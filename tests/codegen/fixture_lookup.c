@@ -55,8 +55,8 @@ int main(void)
     s = param(W15F_eglCreateContext, 3);
     CHECK(s->len_op == W15_LEN_TERMINATED && s->len_b == 0x3038 && s->ctype == W15_C_I32);
 
-    CHECK(w15_funcs[W15F_glXSwapBuffers].flags == W15_FN_FRAME_END);
-    CHECK(w15_funcs[W15F_glTexImage2D].flags == (W15_FN_UPLOAD | W15_FN_PIXEL_UNPACK));
+    CHECK(w15_funcs[W15F_glXSwapBuffers].flags == (W15_FN_FRAME_END | W15_FN_GENERAL));
+    CHECK(w15_funcs[W15F_glTexImage2D].flags == (W15_FN_UPLOAD | W15_FN_PIXEL_UNPACK | W15_FN_GENERAL));
     CHECK(w15_funcs[W15F_glClear].api == (W15_API_GL | W15_API_GLES2));
 
     CHECK(w15_pname_count(0x0BA2) == 4);

@@ -191,7 +191,35 @@ class ModelTest(unittest.TestCase):
         self.assertEqual(self.f['eglMakeCurrent'].flags, {'MAKE_CURRENT'})
         self.assertEqual(self.f['glXGetProcAddress'].flags, {'GET_PROC', 'CUSTOM'})
         self.assertEqual(self.f['glDrawArrays'].flags, {'DRAW'})
-        self.assertEqual(self.f['glXGetProcAddress'].flag_bits, (1 << 2) | (1 << 3))
+        # GET_PROC | CUSTOM, and GENERAL (1 << 16), which CUSTOM implies
+        self.assertEqual(self.f['glXGetProcAddress'].flag_bits, (1 << 2) | (1 << 3) | (1 << 16))
+
+    def test_general_path(self):
+        self.assertTrue(self.f['eglMakeCurrent'].general)
+        self.assertTrue(self.f['glXSwapBuffers'].general)
+        self.assertFalse(self.f['glDrawArrays'].general)
+        m, _ = build('flag GENERAL glDrawArrays\n')
+        self.assertTrue([f for f in m.funcs if f.name == 'glDrawArrays'][0].general)
+
+    def test_context_param(self):
+        self.assertEqual(self.f['eglMakeCurrent'].context_param, 3)
+        self.assertEqual(self.f['glXMakeCurrent'].context_param, 2)
+        self.assertEqual(self.f['glClear'].context_param, model.NO_PARAM)
+
+    def test_attribs(self):
+        self.assertEqual(self.p('glXChooseFBConfig', 'attrib_list').attribs, 'PAIRS')
+        self.assertEqual(self.p('glXChooseFBConfig', 'dpy').attribs, 'NONE')
+
+    def test_pseudo(self):
+        m, _ = build('pseudo wip15A THREAD_SWITCH tid:UnsignedInt name:String\n'
+                     'pseudo wip15B TRACE_BEGIN args:String[]\n')
+        self.assertEqual([f.name for f in m.pseudo], ['wip15A', 'wip15B'])
+        a = m.pseudo[0]
+        self.assertEqual(a.flags, {'PSEUDO', 'THREAD_SWITCH'})
+        self.assertEqual([(pm.name, pm.base, pm.is_array) for pm in a.params],
+                         [('tid', 'UnsignedInt', 0), ('name', 'String', 0)])
+        self.assertEqual(m.pseudo[1].params[0].is_array, 1)
+        self.assertEqual(a.result.base, 'Void')
 
     def test_all_enums(self):
         names = [n for v, n, b in self.m.all_enums]
@@ -269,6 +297,27 @@ class BadAnnotationTest(unittest.TestCase):
 
     def test_enum_param_matching_nothing(self):
         self.refused('enum-param eglQueryString nope EGLenum\n', 'matches no parameter')
+
+    def test_make_current_without_context(self):
+        self.refused('flag MAKE_CURRENT glXSwapBuffers\n', 'glXSwapBuffers', '`context`')
+
+    def test_context_not_make_current(self):
+        self.refused('context glClear mask\n', ':1:', 'not flagged MAKE_CURRENT')
+
+    def test_context_unknown_parameter(self):
+        self.refused('context eglMakeCurrent nope\n', ':1:', '"nope"')
+
+    def test_attribs_not_an_array(self):
+        self.refused('attribs glClear mask glx12\n', ':1:', 'not recorded as an array')
+
+    def test_attribs_unknown_style(self):
+        self.refused('attribs glXChooseFBConfig attrib_list triples\n', ':1:', 'triples')
+
+    def test_pseudo_refusals(self):
+        self.refused('pseudo traceBegin TRACE_BEGIN a:String\n', ':1:', 'wip15')
+        self.refused('pseudo wip15X EXPLODE a:String\n', ':1:', 'EXPLODE')
+        self.refused('pseudo wip15X TRACE_BEGIN a:Strung\n', ':1:', 'a:Strung')
+        self.refused('flag PSEUDO glClear\n', ':1:', '`pseudo` lines')
 
     def test_unknown_namespace(self):
         self.refused('class texture texture\n', 'namespace texture')
