@@ -23,6 +23,7 @@
  * of the open LZ4 frame.
  */
 #include "runtime.h"
+#include "funcs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -404,7 +405,7 @@ static int put_trace_begin(w15_buf_t *b)
     if (w15_buf_reserve(b, 64 + 2 * alen + 8 * nargs + strlen(prog) + strlen(wtf) + 32))
         return -1;
     w15_put_u8(b, W15_OP_CALL);
-    w15_put_u32(b, w15_fn_trace_begin);
+    w15_put_u32(b, W15F_wip15TraceBegin);
     w15_put_string(b, prog, (uint32_t)strlen(prog));
     w15_put_u32(b, nargs);
     for (size_t i = 0, s = 0; i < alen; i++) {
@@ -422,15 +423,12 @@ static int put_trace_begin(w15_buf_t *b)
     return 0;
 }
 
+/* The pseudo-calls are declared first (docs/FORMAT.md). */
 static int put_pseudo_decls(w15_buf_t *b)
 {
-    const w15_type_t S = { W15_STRING, 0, 0 }, SA = { W15_STRING, 0, 1 }, U = { W15_UINT, 0, 0 },
-                     P = { W15_PTR, 0, 0 }, V = { W15_VOID, 0, 0 };
-    const w15_type_t tb[] = { S, SA, U, U, S, S };
-    const w15_type_t ts[] = { U, P, U, S };
-    if (w15_put_decl_func(b, w15_fn_trace_begin, "wip15TraceBegin", V, 6, tb) ||
-        w15_put_decl_func(b, w15_fn_thread_switch, "wip15ThreadSwitch", V, 4, ts))
-        return -1;
+    for (uint32_t id = W15F__COUNT; id < W15F__TOTAL; id++)
+        if (w15_put_func_decl(b, id))
+            return -1;
     b->committed = b->len;
     return 0;
 }
@@ -467,7 +465,7 @@ int w15_output_start(void)
     w15_writer_opts_default(&o);
     o.blob_method = (w15_comp_t)w15_cfg.blob_method;
     o.stream_lz4 = w15_cfg.stream_lz4;
-    o.max_functions = w15_fn_thread_switch + 1;
+    o.max_functions = W15F__TOTAL;
     o.max_groups = w15_ngroups;
     w15_error_t err;
     writer = w15_writer_open_fd(fd, path_buf, &o, &err);

@@ -28,9 +28,8 @@ _Atomic int w15_state;
 _Atomic uint32_t w15_flush_epoch;
 _Atomic uint64_t w15_frame;
 _Atomic uint64_t *w15_declared;
-uint8_t w15_fast_ok[W15F__COUNT + 2];
+uint8_t w15_fast_ok[W15F__TOTAL];
 uint8_t *w15_prog;
-uint32_t w15_fn_trace_begin, w15_fn_thread_switch;
 
 #define CHUNK_LIMIT W15_CHUNK_LIMIT
 
@@ -285,7 +284,7 @@ static uint64_t terminated_len(const void *p, uint8_t ct, uint64_t term)
 
 /* Encode one parameter (idx = its index, 0xFFFFFFFF = the result). */
 static int put_param(w15_thread_t *t, const w15_param_sig_t *s, uint32_t idx, w15_slot_t v,
-                     const w15_param_sig_t *ps, uint32_t np, const w15_slot_t *args, uint16_t flags)
+                     const w15_param_sig_t *ps, uint32_t np, const w15_slot_t *args, uint32_t flags)
 {
     w15_buf_t *b = &t->buf;
     switch (s->cap) {
@@ -508,8 +507,7 @@ static unsigned fast_info(const w15_func_sig_t *f)
         if (prog[i] == P_SLOW)
             simple = 0;
     }
-    uint32_t special = W15_FN_FRAME_END | W15_FN_MAKE_CURRENT | W15_FN_PIXEL_UNPACK | W15_FN_PIXEL_PACK;
-    if ((f->flags & special) || ((((uint32_t)f->flags | 0x10000u) & w15_timing_mask) && w15_timing_on))
+    if ((f->flags & W15_FN_GENERAL) || (((f->flags | W15_TIMING_EVERY_CALL) & w15_timing_mask) && w15_timing_on))
         simple = 0;
     if (!simple)
         return 0;
@@ -522,7 +520,7 @@ int w15_record_init(void)
     for (uint32_t i = 0; i < w15_nfuncs; i++)
         if (w15_funcs[i].first_param + w15_funcs[i].nparams + 1u > np)
             np = w15_funcs[i].first_param + w15_funcs[i].nparams + 1u;
-    w15_declared = calloc(w15_nfuncs + 2, sizeof *w15_declared);
+    w15_declared = calloc(w15_nfuncs + w15_npseudo, sizeof *w15_declared);
     w15_prog = calloc(np + 1, 1);
     return w15_declared && w15_prog ? 0 : -1;
 }
@@ -623,9 +621,9 @@ static w15_type_t sig_type(const w15_param_sig_t *s)
 /* w15_fast_ok of a function with these flags: W15_FAST_OK without timing
  * hooks, | W15_FAST_TIMED when the hook is only a call scope (as
  * w15_timing_pre would open), 0 for anything else. */
-static uint8_t fast_timing(uint16_t flags)
+static uint8_t fast_timing(uint32_t flags)
 {
-    if (!w15_timing_on || !(((uint32_t)flags | 0x10000u) & w15_timing_mask))
+    if (!w15_timing_on || !((flags | W15_TIMING_EVERY_CALL) & w15_timing_mask))
         return W15_FAST_OK;
     if (flags & (W15_FN_FRAME_END | W15_FN_GROUP_PUSH | W15_FN_GROUP_POP | W15_FN_MARKER))
         return 0;
@@ -637,6 +635,17 @@ static uint8_t fast_timing(uint16_t flags)
     return 0;
 }
 
+/* OpDeclFunc of function `id` (its types from the table). */
+int w15_put_func_decl(w15_buf_t *b, uint32_t id)
+{
+    const w15_func_sig_t *f = &w15_funcs[id];
+    const w15_param_sig_t *ps = &w15_params[f->first_param];
+    w15_type_t args[256];
+    for (unsigned i = 0; i < f->nparams; i++)
+        args[i] = sig_type(&ps[i]);
+    return w15_put_decl_func(b, id, w15_str(f->name), sig_type(&ps[f->nparams]), f->nparams, args);
+}
+
 /* Declare function `id` and the groups its signature uses, once. */
 void w15_declare_slow(uint32_t id)
 {
@@ -646,7 +655,6 @@ void w15_declare_slow(uint32_t id)
     if (!atomic_load_explicit(&w15_declared[id], memory_order_relaxed)) {
         const w15_func_sig_t *f = &w15_funcs[id];
         const w15_param_sig_t *ps = &w15_params[f->first_param];
-        w15_type_t args[256];
         w15_buf_t *db = w15_decl_buf();
         int bad = 0;
         for (unsigned i = 0; i <= f->nparams; i++) {
@@ -667,10 +675,7 @@ void w15_declare_slow(uint32_t id)
                 gdone[g] = 1;
             }
         }
-        for (unsigned i = 0; i < f->nparams; i++)
-            args[i] = sig_type(&ps[i]);
-        if (!bad && w15_put_decl_func(db, id, w15_str(f->name), sig_type(&ps[f->nparams]), f->nparams,
-                                      args))
+        if (!bad && w15_put_func_decl(db, id))
             bad = 1;
         db->committed = db->len;
         uint64_t info = fast_info(f) | (first_output(f) + 1) | (uint64_t)f->nparams << 16 |
@@ -680,8 +685,7 @@ void w15_declare_slow(uint32_t id)
         atomic_store_explicit(&w15_declared[id], info, memory_order_release);
         /* the generated fast path (record.h): the generator chose which
          * functions have one; here only what is known at run time */
-        uint32_t special = W15_FN_FRAME_END | W15_FN_MAKE_CURRENT | W15_FN_PIXEL_UNPACK | W15_FN_PIXEL_PACK;
-        if (!bad && id < W15F__COUNT && !(f->flags & special))
+        if (!bad && id < W15F__COUNT && !(f->flags & W15_FN_GENERAL))
             __atomic_store_n(&w15_fast_ok[id], fast_timing(f->flags), __ATOMIC_RELEASE);
         if (bad) {
             pthread_mutex_unlock(m);
@@ -748,13 +752,12 @@ static __attribute__((noinline)) void pre_general(w15_thread_t *t, w15_callctx_t
     c->t = t;
     c->id = id;
     const w15_func_sig_t *f = &w15_funcs[id];
-    uint16_t flags = f->flags;
+    uint32_t flags = f->flags;
     uint32_t slow = (flags & (W15_FN_FRAME_END | W15_FN_MAKE_CURRENT)) ? ST_SLOW : 0;
     if (W15_UNLIKELY(flags & W15_FN_MAKE_CURRENT) && t->gpu) {
-        /* another context (the last parameter, as in post_slow): end the
-         * GPU timing of the old one while it is still current */
-        const w15_func_sig_t *mf = &w15_funcs[id];
-        if (!mf->nparams || args[mf->nparams - 1].p != t->context)
+        /* another context: end the GPU timing of the old one while it is
+         * still current */
+        if (f->context_param >= f->nparams || args[f->context_param].p != t->context)
             w15_timing_gpu_release(t);
     }
     if (W15_UNLIKELY(!atomic_load_explicit(&w15_recording, memory_order_relaxed))) {
@@ -806,7 +809,7 @@ static __attribute__((noinline)) void pre_general(w15_thread_t *t, w15_callctx_t
         }
     }
     t->pre_complete = fo == np;
-    if (W15_UNLIKELY(((uint32_t)flags | 0x10000u) & w15_timing_mask) && w15_timing_on) {
+    if (W15_UNLIKELY((flags | W15_TIMING_EVERY_CALL) & w15_timing_mask) && w15_timing_on) {
         c->state |= ST_TIMING | ST_SLOW;
         w15_timing_pre(t, c, id, flags, args);
     }
@@ -865,13 +868,13 @@ void w15_pre(w15_callctx_t *c, uint32_t id, const w15_slot_t *args)
 }
 
 static void post_slow(w15_thread_t *t, w15_callctx_t *c, const w15_slot_t *args, const w15_slot_t *ret,
-                      uint16_t flags)
+                      uint32_t flags)
 {
     if (c->state & ST_TIMING)
         w15_timing_post(t, c, flags);
     if ((flags & W15_FN_MAKE_CURRENT) && ret && ret->u != 0) {
         const w15_func_sig_t *f = &w15_funcs[c->id];
-        void *ctx = f->nparams ? (void *)args[f->nparams - 1].p : NULL;
+        void *ctx = f->context_param < f->nparams ? (void *)args[f->context_param].p : NULL;
         w15_context_changed(t, ctx);
         if (ctx && w15_timing_on)
             w15_timing_context(t, ctx);
@@ -955,7 +958,7 @@ int w15_put_thread_switch(w15_thread_t *t)
     if (w15_buf_reserve(b, 1 + 4 + 10 + 10 + 10 + 4 + nl + 4))
         return -1;
     w15_put_u8(b, W15_OP_CALL);
-    w15_put_u32(b, w15_fn_thread_switch);
+    w15_put_u32(b, W15F_wip15ThreadSwitch);
     w15_put_uvari(b, t->tid);
     w15_put_uvari(b, (uint64_t)(uintptr_t)t->context);
     w15_put_uvari(b, t->seq);

@@ -23,7 +23,7 @@
 
 #if __has_include("funcs.h")
 #include "funcs.h"
-#define W15_REAL_MAX (W15F__COUNT + 2)
+#define W15_REAL_MAX W15F__TOTAL
 #else
 #define W15_REAL_MAX 16384
 #endif

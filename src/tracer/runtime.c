@@ -65,8 +65,6 @@ void w15_start(void)
         errno = e;
         return;
     }
-    w15_fn_trace_begin = w15_nfuncs;
-    w15_fn_thread_switch = w15_nfuncs + 1;
     if (w15_record_init()) {
         w15_fail("out of memory at start; not recording");
         pthread_mutex_unlock(&start_lock);

@@ -96,8 +96,9 @@ enum w15_state { W15_ST_UNINIT = 0, W15_ST_ON, W15_ST_OFF };
 extern _Atomic int w15_state;
 extern _Atomic uint64_t w15_frame;  /* frames ended so far (process-wide) */
 
-/* Pseudo-function indices (after the generated ones). */
-extern uint32_t w15_fn_trace_begin, w15_fn_thread_switch;
+/* OpDeclFunc of function `id` (a command or a pseudo-call) from the
+ * generated table into b.  0, or -1 when out of memory. */
+int w15_put_func_decl(w15_buf_t *b, uint32_t id);
 
 /* Write wip15ThreadSwitch at the start of t->buf (which is empty).
  * Returns 0 or -1 (out of memory). */
@@ -174,16 +175,16 @@ void w15_context_changed(w15_thread_t *t, void *ctx);
 /* Timing (timing.c)                                                   */
 
 void w15_timing_start(const char *wtf_path);
-void w15_timing_pre(w15_thread_t *t, w15_callctx_t *c, uint32_t id, uint16_t flags,
+void w15_timing_pre(w15_thread_t *t, w15_callctx_t *c, uint32_t id, uint32_t flags,
                     const w15_slot_t *args);
-void w15_timing_post(w15_thread_t *t, w15_callctx_t *c, uint16_t flags);
+void w15_timing_post(w15_thread_t *t, w15_callctx_t *c, uint32_t flags);
 /* After a successful MakeCurrent of `ctx` (non-NULL) on t: the first time a
  * context is seen, record its GL_RENDERER/VENDOR/VERSION as WTF metadata. */
 void w15_timing_context(w15_thread_t *t, void *ctx);
 /* Function `id` (flags) is being declared: define its WTF call-scope event
  * now when the level gives it one, so that the output thread, and a crash
  * handler (which must not allocate), find it defined. */
-void w15_timing_declare(uint32_t id, uint16_t flags);
+void w15_timing_declare(uint32_t id, uint32_t flags);
 /* Before a MakeCurrent on t (the old context still current): collect the
  * GPU times that are ready and delete the timer queries of that context. */
 void w15_timing_gpu_release(w15_thread_t *t);
@@ -202,8 +203,11 @@ void w15_timing_crash_begin(void);
 void w15_timing_crash(void);
 extern int w15_timing_on;
 /* Function flags whose calls get timing hooks at the configured level
- * (0 when timing is off; bit 16 = every call, level "all"). */
+ * (0 when timing is off; W15_TIMING_EVERY_CALL: every call, level "all"). */
 extern uint32_t w15_timing_mask;
+/* The bit of w15_timing_mask for every call: above every W15_FN_* flag, so
+ * a call's (flags | W15_TIMING_EVERY_CALL) & mask says whether it is timed. */
+#define W15_TIMING_EVERY_CALL (1u << 31)
 
 /* ------------------------------------------------------------------ */
 /* Crash, exit, fork (crash.c)                                         */

@@ -206,7 +206,7 @@ static const char *str_arg(uint32_t id, const w15_slot_t *args, size_t *len)
 static void gpu_frame_end(w15_thread_t *t);
 static void gpu_frame_start(w15_thread_t *t);
 
-void w15_timing_declare(uint32_t id, uint16_t flags)
+void w15_timing_declare(uint32_t id, uint32_t flags)
 {
     w15_wtf_t *w = __atomic_load_n(&wtf, __ATOMIC_ACQUIRE);
     int lvl = w15_cfg.timing;
@@ -216,7 +216,7 @@ void w15_timing_declare(uint32_t id, uint16_t flags)
 
 #define SCOPE_OPEN (1u << 16) /* c->state: a call record is open at t->tm_cur */
 
-void w15_timing_pre(w15_thread_t *t, w15_callctx_t *c, uint32_t id, uint16_t flags, const w15_slot_t *args)
+void w15_timing_pre(w15_thread_t *t, w15_callctx_t *c, uint32_t id, uint32_t flags, const w15_slot_t *args)
 {
     if (!zone(t))
         return;
@@ -251,7 +251,7 @@ void w15_timing_pre(w15_thread_t *t, w15_callctx_t *c, uint32_t id, uint16_t fla
     }
 }
 
-void w15_timing_post(w15_thread_t *t, w15_callctx_t *c, uint16_t flags)
+void w15_timing_post(w15_thread_t *t, w15_callctx_t *c, uint32_t flags)
 {
     if (!t->wtf_zone || !t->tm)
         return;
@@ -640,11 +640,11 @@ void w15_timing_crash(void)
 
 uint64_t w15_ticks_slow(void) { return 0; }
 void w15_timing_start(const char *wtf_path) { (void)wtf_path; }
-void w15_timing_pre(w15_thread_t *t, w15_callctx_t *c, uint32_t id, uint16_t flags, const w15_slot_t *args)
+void w15_timing_pre(w15_thread_t *t, w15_callctx_t *c, uint32_t id, uint32_t flags, const w15_slot_t *args)
 {
     (void)t; (void)c; (void)id; (void)flags; (void)args;
 }
-void w15_timing_post(w15_thread_t *t, w15_callctx_t *c, uint16_t flags) { (void)t; (void)c; (void)flags; }
+void w15_timing_post(w15_thread_t *t, w15_callctx_t *c, uint32_t flags) { (void)t; (void)c; (void)flags; }
 void w15_timing_context(w15_thread_t *t, void *ctx) { (void)t; (void)ctx; }
 void w15_timing_feed(void *zone, const w15_tmrec_t *tm, uint32_t n, int retire)
 {
@@ -652,7 +652,7 @@ void w15_timing_feed(void *zone, const w15_tmrec_t *tm, uint32_t n, int retire)
 }
 void w15_timing_thread_start(w15_thread_t *t) { (void)t; }
 void w15_timing_gpu_release(w15_thread_t *t) { (void)t; }
-void w15_timing_declare(uint32_t id, uint16_t flags) { (void)id; (void)flags; }
+void w15_timing_declare(uint32_t id, uint32_t flags) { (void)id; (void)flags; }
 void w15_timing_stop(void) {}
 void w15_timing_crash_begin(void) {}
 void w15_timing_crash(void) {}
