@@ -147,6 +147,8 @@ def assign_ids(tests):
     for t in tests:
         base = re.sub(r"[^A-Za-z0-9._+-]+", "_", t.name).strip("._") or "test"
         base = base[:150]
+        if re.search(r"\.\d+$", base):  # ID.N.wip15 is a forked child's trace of ID
+            base += "_"
         tid, n = base, 1
         while tid in seen:
             n += 1
@@ -473,7 +475,7 @@ def table(rows, headers):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+    ap = argparse.ArgumentParser(usage="%(prog)s [options]", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--list", default=os.path.join(HERE, "quick.list"))
     ap.add_argument("-j", "--jobs", type=int, default=2)
