@@ -45,9 +45,6 @@ def emit_replay_table_c(m):
     hidx = {h: i + 1 for i, h in enumerate(handlers)}
     for f in m.funcs:
         c = f.cmd
-        if 'CUSTOM' in f.flags and f.replay_kind == 'call':
-            raise ValueError('%s: a hand-written tracer wrapper (flag CUSTOM) needs a '
-                             'replay-custom or replay-skip line' % f.name)
         key = (c.result.decl, tuple(p.decl for p in c.params))
         if f.replay_kind == 'skip':
             tname = 'NULL'

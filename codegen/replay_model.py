@@ -88,7 +88,10 @@ def build(b, funcs, lines):
     m.replay_bindings = []   # GL_*_BINDING values of replay-offset lines
     m.namespace_types = dict(b.namespaces)   # namespace -> W15_GROUP_ suffix
     for f in funcs.values():
-        f.replay_kind, f.replay_handler, f.replay_roles = 'call', None, []
+        # the tracer's hand-written wrappers (GetProcAddress) have nothing
+        # to replay unless a line says otherwise
+        f.replay_kind = 'skip' if 'CUSTOM' in f.flags else 'call'
+        f.replay_handler, f.replay_roles = None, []
     for ln in lines:
         w = ln.words
         d = w[0]

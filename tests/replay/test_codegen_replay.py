@@ -70,6 +70,11 @@ class ReplayModelTest(unittest.TestCase):
         self.assertEqual((r.param, r.role, r.kind), (5, 'OFFSET', 0))
         self.assertEqual(self.m.replay_bindings, [0x0BA2])
 
+    def test_tracer_custom_skipped(self):
+        m, _ = build('')
+        f = {x.name: x for x in m.funcs}
+        self.assertEqual(f['glXGetProcAddress'].replay_kind, 'skip')
+
     def test_scopes(self):
         self.assertEqual(self.m.replay_scopes, {'buffer': 'shared', 'program': 'shared'})
 
