@@ -185,13 +185,25 @@ extern const uint32_t w15_nall_enums;
 /* Function indices (pseudo-calls included) sorted by name, for w15_func_lookup. */
 extern const uint16_t w15_funcs_by_name[];
 
+/* One packed argument of a call: what a generated wrapper hands the
+ * recorder (src/tracer/record.h) and a COMPSIZE helper reads.  Integer
+ * types of any width are stored sign- or zero-extended in .u/.i as their C
+ * type dictates, GLfloat in .f, GLdouble in .d, pointers, handles and
+ * callbacks in .p. */
+typedef union w15_slot {
+    uint64_t u;
+    int64_t i;
+    double d;
+    float f;
+    const void *p;
+} w15_slot_t;
+
 /* Named helpers for COMPSIZE rules: w15_compsize[id](args) gives the number
  * of elements (ARRAY) or bytes (DATA) a pointer covers.  `args` are the
  * wrapper's packed arguments (see src/tracer/record.h).  Defined by hand in
  * src/tracer/compsize.c; the table of names is generated (gen/apitable.c
  * lists them in w15_compsize_names, and src/tracer/compsize.c must define
  * w15_compsize[] in the same order: codegen checks this). */
-union w15_slot;
 typedef size_t (*w15_compsize_fn)(const union w15_slot *args);
 extern const w15_compsize_fn w15_compsize[];
 extern const char *const w15_compsize_names[];

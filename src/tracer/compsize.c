@@ -19,7 +19,6 @@
 #include <string.h>
 
 #include "apitable.h"
-#include "record.h"
 #include "pixels.h"
 #include "compsize_ids.h"
 

@@ -1,7 +1,10 @@
-/* config.c -- the tracer's settings, read once from the environment.
- * Each variable is documented in docs/USAGE.md ("Tracing") and in
- * `wip15 trace --help`. */
-#include "runtime.h"
+/* config.c -- the tracer's settings, read once from the environment
+ * (config.h).  Each variable is documented in docs/USAGE.md ("Tracing")
+ * and in `wip15 trace --help`. */
+#include "config.h"
+#include "log.h"
+
+#include "wip15/format.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -75,7 +78,7 @@ void w15_config_load(void)
 {
     const char *v;
     if ((v = getenv("WIP15_QUIET")) && *v && strcmp(v, "0") != 0)
-        w15_cfg.quiet = 1;
+        w15_cfg.quiet = w15_log_quiet = 1;
     if ((v = getenv("WIP15_OUTPUT")) && *v)
         w15_cfg.output = strdup(v);
     if ((v = getenv("WIP15_COMPRESSION")) && *v) {
@@ -127,9 +130,6 @@ void w15_config_load(void)
         else
             w15_msg("WIP15_GPU=%s: expected on or off; using off", v);
     }
-#ifndef W15_HAVE_WTF
-    w15_cfg.timing = W15_TIMING_OFF; /* built without the WTF emitter */
-#endif
     if ((v = getenv("WIP15_STATUS_FD")) && *v) {
         char *end;
         long fd = strtol(v, &end, 10);

@@ -23,10 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-_Atomic int w15_recording;
-_Atomic int w15_state;
-_Atomic uint32_t w15_flush_epoch;
-_Atomic uint64_t w15_frame;
 _Atomic uint64_t *w15_declared;
 uint8_t w15_fast_ok[W15F__TOTAL];
 uint8_t *w15_prog;
@@ -712,23 +708,6 @@ static void wait_steal(w15_thread_t *t)
     } while (atomic_load_explicit(&t->steal_req, memory_order_acquire));
 }
 
-/* Frame bookkeeping after a frame-ending call (any thread). */
-static void frame_ended(void)
-{
-    uint64_t fr = atomic_fetch_add_explicit(&w15_frame, 1, memory_order_relaxed) + 1;
-    if (w15_cfg.frame_first == 0 && w15_cfg.frame_last < 0)
-        return;
-    if (atomic_load_explicit(&w15_state, memory_order_relaxed) != W15_ST_ON)
-        return;
-    if ((int64_t)fr == w15_cfg.frame_first)
-        atomic_store_explicit(&w15_recording, 1, memory_order_relaxed);
-    if (w15_cfg.frame_last >= 0 && (int64_t)fr == w15_cfg.frame_last + 1) {
-        atomic_store_explicit(&w15_recording, 0, memory_order_relaxed);
-        w15_info("recorded frames %lld-%lld; recording stopped", (long long)w15_cfg.frame_first,
-                 (long long)w15_cfg.frame_last);
-    }
-}
-
 /* Everything but the fast path: first call of a thread, nested calls,
  * not recording, declarations, outputs, pointers. */
 static __attribute__((noinline)) void pre_general(w15_thread_t *t, w15_callctx_t *c, uint32_t id,
@@ -740,6 +719,8 @@ static __attribute__((noinline)) void pre_general(w15_thread_t *t, w15_callctx_t
             c->t = NULL;
             return;
         }
+        if (w15_timing_on)
+            w15_timing_thread_start(t); /* its frame 0 starts now */
     }
     if (W15_UNLIKELY(atomic_load_explicit(&t->in_call, memory_order_relaxed))) {
         c->t = NULL; /* a call from inside one of our wrappers: forward only */
@@ -880,7 +861,7 @@ static void post_slow(w15_thread_t *t, w15_callctx_t *c, const w15_slot_t *args,
             w15_timing_context(t, ctx);
     }
     if (flags & W15_FN_FRAME_END)
-        frame_ended();
+        w15_frame_ended();
 }
 
 void w15_post(w15_callctx_t *c, const w15_slot_t *args, const w15_slot_t *ret)

@@ -64,74 +64,13 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "apitable.h"
+#include "attrs.h"
+#include "resolve.h"
+#include "state.h"
+#include "thread.h"
+#include "tmrec.h"
 #include "wip15/format.h"
-
-#define W15_EXPORT __attribute__((visibility("default")))
-#define W15_HIDDEN __attribute__((visibility("hidden")))
-#define W15_LIKELY(x) __builtin_expect(!!(x), 1)
-#define W15_UNLIKELY(x) __builtin_expect(!!(x), 0)
-
-typedef union w15_slot {
-    uint64_t u;
-    int64_t i;
-    double d;
-    float f;
-    const void *p;
-} w15_slot_t;
-
-struct w15_thread;
-
-/* A timing record (timing.c, docs/INTERNALS.md "Timing records").  At every
- * WIP15_TIMING level but off, a thread appends what its timing zone needs
- * to an array that travels with its chunk; the output thread converts the
- * records into WTF events.  Times are raw clock ticks (w15_ticks).  A name
- * (debug group, marker) follows its record in the next ceil(arg / 24)
- * records' bytes. */
-typedef struct w15_tmrec {
-    uint32_t kind;   /* a function index: that call's scope; or W15_TM_* */
-    uint32_t arg;    /* call: its sequence number; frame: number; name: bytes */
-    uint64_t t0, t1; /* call: enter and leave; the others: t0 */
-} w15_tmrec_t;
-#define W15_TM_FRAME_START 0xFFFFFF00u /* frame arg starts (a thread's frame 0) */
-#define W15_TM_FRAME 0xFFFFFF01u       /* frame arg ends, arg + 1 starts */
-#define W15_TM_GROUP_PUSH 0xFFFFFF02u  /* a named scope opens (name follows) */
-#define W15_TM_GROUP_POP 0xFFFFFF03u   /* the innermost named scope closes */
-#define W15_TM_MARKER 0xFFFFFF04u      /* a time stamp (name follows) */
-#define W15_TM_GPU_FRAME 0xFFFFFF05u   /* frame arg's GPU time: t0..t1 in clock ns */
-/* Records per chunk, and the count at which the chunk is handed over (the
- * rest is room for one general-path call: a 1 KiB name and 3 records). */
-#define W15_TM_CAP 8192u
-#define W15_TM_SUBMIT (W15_TM_CAP - 64u)
-
-/* The raw clock (timing.c): rdtsc when the clock is the TSC, else
- * CLOCK_MONOTONIC ns (src/wtf/clock.h w15_clock_ticks). */
-extern int w15_ticks_tsc W15_HIDDEN;
-uint64_t w15_ticks_slow(void) W15_HIDDEN;
-#if defined(__x86_64__) || defined(__i386__)
-#define W15_FAST_TICKS 1
-#else
-#define W15_FAST_TICKS 0
-#endif
-static inline __attribute__((always_inline)) uint64_t w15_ticks(void)
-{
-#if W15_FAST_TICKS
-    if (W15_LIKELY(w15_ticks_tsc))
-        return __builtin_ia32_rdtsc();
-#endif
-    return w15_ticks_slow();
-}
-/* The fast path's clock: a fast-path call is timed only when the clock is
- * the TSC (record.c fast_timing), so this is a bare rdtsc. */
-static inline __attribute__((always_inline)) uint64_t w15_fast_ticks(void)
-{
-#if W15_FAST_TICKS
-    return __builtin_ia32_rdtsc();
-#else
-    return 0; /* not reached: no timed fast path */
-#endif
-}
-/* Number of complete timing records of a thread's array. */
-#define W15_TM_COUNT(t) ((uint32_t)(__atomic_load_n(&(t)->tm_cur, __ATOMIC_ACQUIRE) - (t)->tm))
 
 /* State carried from w15_pre to w15_post on the wrapper's stack. */
 typedef struct w15_callctx {
@@ -141,80 +80,11 @@ typedef struct w15_callctx {
     uint64_t t0;          /* clock ticks at entry, when timing is on */
 } w15_callctx_t;
 
-/* Real entry points, resolved lazily.  w15_real_ptr[id] is NULL until the
- * first call; w15_resolve never returns NULL (a function the driver does not
- * have resolves to a stub that returns 0, with one warning on stderr). */
-extern void *w15_real_ptr[] W15_HIDDEN;
-void *w15_resolve(uint32_t id) W15_HIDDEN;
-#define W15_REAL(id) (__builtin_expect(w15_real_ptr[id] != 0, 1) ? w15_real_ptr[id] : w15_resolve(id))
-
 /* Called by every generated wrapper (the fast shape: when the fast path
  * declines); never fail, never change errno. */
 void w15_pre(w15_callctx_t *c, uint32_t id, const w15_slot_t *args) W15_HIDDEN;
 void w15_post(w15_callctx_t *c, const w15_slot_t *args, const w15_slot_t *ret) W15_HIDDEN;
 
-/* Our wrapper for a name (the address of the exported function), or NULL.
- * Generated (gen/wrappers.c): a table parallel to w15_funcs. */
-extern void *const w15_wrapper_ptr[];
-
-/* ------------------------------------------------------------------ */
-/* Per-thread state (thread.c), here so the fast path reaches it inline */
-
-#define W15_MAX_PTR_EXTRA 16
-
-typedef struct w15_thread {
-    /* hot: touched by every call */
-    _Atomic uint32_t in_call;   /* inside one of our wrappers (reentrancy, steal protocol) */
-    _Atomic uint32_t steal_req; /* the output thread wants this buffer */
-    uint32_t epoch;             /* flush epoch this buffer belongs to */
-    w15_tmrec_t *tm;            /* timing records of this chunk (NULL: timing off) */
-    w15_tmrec_t *tm_cur;        /* next record: [tm, tm_cur) are complete (release-published) */
-    w15_tmrec_t *tm_lim;        /* the fast path records while tm_cur < tm_lim (tm until
-                                 * the thread's zone exists, then tm + W15_TM_SUBMIT) */
-    uint32_t nptr;              /* entries in ptrx for the current call */
-    uint64_t seq;               /* number of calls recorded so far */
-    w15_buf_t buf;              /* committed = end of the last complete call */
-    size_t call_start;          /* offset of the current call's opcode */
-    uint32_t pre_complete;      /* all inputs of the current call are encoded */
-    uint32_t cur_id;
-    w15_ptr_entry_t ptrx[W15_MAX_PTR_EXTRA]; /* the current call's wip15.ptr entries */
-
-    /* cold */
-    uint32_t tid;
-    void *context;              /* current context per the last successful MakeCurrent */
-    int ctx_kind;               /* pixels.c: 0 unknown, else cached API/version */
-    int ctx_major, ctx_minor;
-    void *wtf_zone;             /* timing.c: the thread's zones, once it has records */
-    void *gpu;                  /* timing.c: GPU timer queries of the current context */
-    uint32_t group_depth;       /* open named scopes (debug groups) */
-    uint32_t wtf_frame;         /* timing: number of this thread's open frame (per zone) */
-    uint64_t t_first;           /* timing: ticks at the thread's first GL call (frame 0 starts) */
-    struct w15_thread *next, *prev; /* registry (w15_threads_lock) */
-    int dead;
-} w15_thread_t;
-
-/* A fresh (or emptied) timing array: no records; the fast path records
- * once the thread's zone exists. */
-static inline void w15_tm_reset(w15_thread_t *t)
-{
-    t->tm_cur = t->tm;
-    t->tm_lim = t->tm && t->wtf_zone ? t->tm + W15_TM_SUBMIT : t->tm;
-}
-
-/* The calling thread's state; NULL until its first call went through
- * w15_pre (which creates it), and when the tracer is off. */
-extern __thread w15_thread_t *w15_tls __attribute__((tls_model("initial-exec"))) W15_HIDDEN;
-
-/* Hand the thread's committed bytes to the output queue and give it a fresh
- * buffer.  Called by the owner outside of encoding.  Keeps errno. */
-void w15_thread_submit(w15_thread_t *t) W15_HIDDEN;
-
-/* 1 while recording; 0 before start, after failure, outside WIP15_FRAMES,
- * over WIP15_MAX_SIZE, after exit. */
-extern _Atomic int w15_recording W15_HIDDEN;
-/* Bumped by the output thread every ~100 ms: threads hand over their buffer
- * at their next call after it changes. */
-extern _Atomic uint32_t w15_flush_epoch W15_HIDDEN;
 /* Per function index: 0 until the function and its groups are declared
  * (set with release after the declaration is queued), then W15_FAST_OK when
  * the function gets no timing hooks at the configured level, W15_FAST_OK |
@@ -225,19 +95,8 @@ extern uint8_t w15_fast_ok[] W15_HIDDEN;
 #define W15_FAST_TIMED 2u
 /* The unusual end of a fast-path call (record.c): hand the chunk over. */
 void w15_fast_end_slow(w15_thread_t *t) W15_HIDDEN;
-/* A chunk is handed over after the call that makes it reach this. */
-#define W15_CHUNK_LIMIT ((size_t)1 << 20)
-/* Every thread buffer has at least this capacity (thread.c), so the fast
- * path's single check (len + max < W15_CHUNK_LIMIT) also proves room. */
-#define W15_FAST_CAP_MIN (W15_CHUNK_LIMIT + 4096)
-
 /* ------------------------------------------------------------------ */
 /* The fast path (see the top of this file)                            */
-
-#define W15_INLINE static inline __attribute__((always_inline))
-/* The general path of a fast-shape wrapper: out of line, so the fast path
- * needs no stack frame for the slots. */
-#define W15_COLD __attribute__((noinline, cold))
 
 /* Enter a fast-path call of function `id` whose encoding takes at most
  * `max` bytes (opcode, index, values, groups, result, extra count; each

@@ -4,8 +4,6 @@
 #include "runtime.h"
 
 #include <errno.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -14,47 +12,6 @@ static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
 static int started;      /* output opened in this process */
 static pid_t start_pid;
 static _Atomic int shut_down;
-
-static void vmsg(const char *fmt, va_list ap)
-{
-    int e = errno;
-    char line[1024];
-    int n = snprintf(line, sizeof line, "wip15: ");
-    int m = vsnprintf(line + n, sizeof line - (size_t)n - 1, fmt, ap);
-    if (m < 0)
-        m = 0;
-    size_t len = (size_t)n + ((size_t)m < sizeof line - (size_t)n - 1 ? (size_t)m : sizeof line - (size_t)n - 2);
-    line[len++] = '\n';
-    ssize_t r = write(2, line, len);
-    (void)r;
-    errno = e;
-}
-
-void w15_msg(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vmsg(fmt, ap);
-    va_end(ap);
-}
-
-void w15_info(const char *fmt, ...)
-{
-    if (w15_cfg.quiet)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vmsg(fmt, ap);
-    va_end(ap);
-}
-
-void w15_fail(const char *why)
-{
-    atomic_store(&w15_recording, 0);
-    int old = atomic_exchange(&w15_state, W15_ST_OFF);
-    if (old != W15_ST_OFF && why)
-        w15_msg("%s", why);
-}
 
 void w15_start(void)
 {
@@ -78,6 +35,7 @@ void w15_start(void)
         errno = e;
         return;
     }
+    w15_threads_set_records(w15_timing_on); /* timing started with the output */
     started = 1;
     start_pid = getpid();
     w15_crash_init();

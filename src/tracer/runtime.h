@@ -18,83 +18,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "config.h"
+#include "log.h"
 #include "record.h"
+#include "resolve.h"
+#include "thread.h"
+#include "tmrec.h"
+#include "state.h"
 #include "wip15/format.h"
 #include "../common/apitable.h"
-
-#ifndef W15_TRACER_VERSION
-#define W15_TRACER_VERSION "0.1.0" /* normally PROJECT_VERSION, from CMake */
-#endif
-
-/* ------------------------------------------------------------------ */
-/* Configuration (config.c)                                            */
-
-enum w15_timing_level { W15_TIMING_OFF = 0, W15_TIMING_FRAMES, W15_TIMING_DRAWS, W15_TIMING_ALL };
-
-typedef struct w15_config {
-    char *output;           /* WIP15_OUTPUT or NULL (default name) */
-    int blob_method;        /* w15_comp_t */
-    int stream_lz4;
-    int64_t frame_first;    /* WIP15_FRAMES: first recorded frame (0 = from the start) */
-    int64_t frame_last;     /* last recorded frame, -1 = no end */
-    uint64_t max_size;      /* 0 = unlimited */
-    int timing;             /* enum w15_timing_level */
-    int gpu;                /* WIP15_GPU: per-frame GPU time with timer queries (timing on; default off) */
-    int quiet;
-    int status_fd;          /* WIP15_STATUS_FD (set by `wip15 trace`), -1 */
-    int launched;           /* started by `wip15 trace` (it prints the summary) */
-} w15_config_t;
-
-extern w15_config_t w15_cfg;
-
-/* Read the environment into w15_cfg (once, from the library constructor).
- * Bad values give one warning each and the default. */
-void w15_config_load(void);
-
-/* Print "wip15: <fmt>\n" on stderr with one write(2); keeps errno. */
-void w15_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Same unless WIP15_QUIET is set. */
-void w15_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* ------------------------------------------------------------------ */
-/* Per-thread state (thread.c)                                         */
-
-/* w15_thread_t, w15_tls and w15_thread_submit are in record.h (the
- * generated wrappers' fast path reaches them inline). */
-
-/* The calling thread's state, creating it (and starting the tracer) on the
- * first call.  NULL when the tracer is off or this thread is exiting. */
-w15_thread_t *w15_thread_slow(void);
-
-/* The calling thread's name (prctl PR_GET_NAME), into 17 bytes. */
-void w15_thread_name(char *name);
-
-static inline void w15_cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#else
-    __asm__ __volatile__("" ::: "memory");
-#endif
-}
-
-/* Registry of live threads; lock around walks. */
-extern pthread_mutex_t w15_threads_lock;
-extern w15_thread_t *w15_threads;
-
-/* Take the committed bytes of every thread that is not inside a call (all
- * threads at exit; idle ones otherwise) into the queue.  `all`: also wait
- * for threads inside a call (bounded).  Output-thread or exit use only. */
-void w15_threads_collect(int all);
 
 /* ------------------------------------------------------------------ */
 /* Recorder state (record.c)                                           */
 
-/* w15_recording, w15_flush_epoch, w15_fast_ok: record.h */
-/* Process-wide state. */
-enum w15_state { W15_ST_UNINIT = 0, W15_ST_ON, W15_ST_OFF };
-extern _Atomic int w15_state;
-extern _Atomic uint64_t w15_frame;  /* frames ended so far (process-wide) */
+/* w15_fast_ok: record.h */
 
 /* OpDeclFunc of function `id` (a command or a pseudo-call) from the
  * generated table into b.  0, or -1 when out of memory. */
@@ -107,8 +44,6 @@ int w15_put_thread_switch(w15_thread_t *t);
 /* Start the tracer (open the file, start the output thread).  Called once
  * from w15_thread_slow. */
 void w15_start(void);
-/* Stop recording for good, printing `why` once (NULL: silently). */
-void w15_fail(const char *why);
 /* Flush everything and close the file (exit, _exit).  Idempotent. */
 void w15_shutdown(void);
 
@@ -156,15 +91,6 @@ void w15_output_forget(void);
 extern const char *w15_trace_path;  /* the final path, once opened */
 
 /* ------------------------------------------------------------------ */
-/* Resolution (resolve.c)                                              */
-
-void *w15_real_dlsym(void *handle, const char *name);
-/* Real function by name from the GL/EGL/GLX libraries (NULL if none). */
-void *w15_find_real(const char *name, unsigned api);
-/* Function index of a wrapper name we export, -1 otherwise. */
-int w15_known(const char *name);
-
-/* ------------------------------------------------------------------ */
 /* Context tracking & pixels (pixels.c)                                */
 
 void w15_pixels_init(void);
@@ -188,8 +114,8 @@ void w15_timing_declare(uint32_t id, uint32_t flags);
 /* Before a MakeCurrent on t (the old context still current): collect the
  * GPU times that are ready and delete the timer queries of that context. */
 void w15_timing_gpu_release(w15_thread_t *t);
-/* A thread's state was just created (its first GL call): note the time
- * its frame 0 starts at. */
+/* A thread's state was just created (its first GL call, record.c): note
+ * the time its frame 0 starts at. */
 void w15_timing_thread_start(w15_thread_t *t);
 /* Output thread (or the crash path after w15_timing_crash_begin): convert
  * the records tm[0..n) of one thread into WTF events of `zone` and write
@@ -213,9 +139,5 @@ extern uint32_t w15_timing_mask;
 /* Crash, exit, fork (crash.c)                                         */
 
 void w15_crash_init(void);
-
-/* membarrier-based asymmetric fence; 0 when unavailable (no stealing). */
-extern int w15_have_membarrier;
-void w15_heavy_fence(void);
 
 #endif

@@ -37,6 +37,12 @@ w15_thread_t *w15_threads;
 int w15_have_membarrier;
 
 static pthread_key_t thread_key;
+static int with_records; /* new buffers get a timing-record array */
+
+void w15_threads_set_records(int on)
+{
+    with_records = on;
+}
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 
 void w15_thread_name(char *name)
@@ -95,14 +101,13 @@ w15_thread_t *w15_thread_slow(void)
     if (atomic_load(&w15_state) == W15_ST_ON) {
         pthread_once(&key_once, make_key);
         t = calloc(1, sizeof *t);
-        if (!t || fresh_buf(&t->buf, w15_timing_on ? &t->tm : NULL)) {
+        if (!t || fresh_buf(&t->buf, with_records ? &t->tm : NULL)) {
             free(t);
             t = NULL;
             w15_fail("out of memory for a thread buffer; recording stopped");
         } else {
             w15_tm_reset(t);
             t->tid = (uint32_t)syscall(SYS_gettid);
-            w15_timing_thread_start(t);
             t->epoch = atomic_load_explicit(&w15_flush_epoch, memory_order_relaxed);
             pthread_mutex_lock(&w15_threads_lock);
             t->next = w15_threads;

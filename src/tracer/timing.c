@@ -15,8 +15,7 @@
  * converts each chunk's records into the zone's events and writes them
  * (w15_timing_feed), after the chunk's WIP15 bytes.  So a zone has one
  * writer, and the GL thread pays two clock reads and a few stores per
- * timed call (docs/PERFORMANCE.md "Timing").  Without the emitter (library
- * target wip15wtf absent) these are no-ops. */
+ * timed call (docs/PERFORMANCE.md "Timing"). */
 #include "runtime.h"
 #include "funcs.h"
 
@@ -26,14 +25,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-int w15_timing_on;
-uint32_t w15_timing_mask;
-int w15_ticks_tsc;
-
-#ifdef W15_HAVE_WTF
 #include "wtf_emitter.h"
 #include "clock.h"
 #include "pixels.h"
+
+int w15_timing_on;
+uint32_t w15_timing_mask;
 
 static w15_wtf_t *wtf;
 
@@ -75,7 +72,7 @@ void w15_timing_start(const char *wtf_path)
         w15_timing_mask = 0;
         break;
     }
-    w15_ticks_tsc = w15_clock_ticks_are_tsc();
+    w15_ticks_init();
     w15_timing_on = 1;
     pthread_atfork(NULL, NULL, timing_in_child);
 }
@@ -84,11 +81,6 @@ void w15_timing_thread_start(w15_thread_t *t)
 {
     if (__atomic_load_n(&wtf, __ATOMIC_ACQUIRE))
         t->t_first = w15_ticks();
-}
-
-uint64_t w15_ticks_slow(void)
-{
-    return w15_clock_ticks();
 }
 
 /* ------------------------------------------------------------------ */
@@ -635,26 +627,3 @@ void w15_timing_crash(void)
     if (w)
         w15_wtf_flush_all_signal(w);
 }
-
-#else /* no emitter */
-
-uint64_t w15_ticks_slow(void) { return 0; }
-void w15_timing_start(const char *wtf_path) { (void)wtf_path; }
-void w15_timing_pre(w15_thread_t *t, w15_callctx_t *c, uint32_t id, uint32_t flags, const w15_slot_t *args)
-{
-    (void)t; (void)c; (void)id; (void)flags; (void)args;
-}
-void w15_timing_post(w15_thread_t *t, w15_callctx_t *c, uint32_t flags) { (void)t; (void)c; (void)flags; }
-void w15_timing_context(w15_thread_t *t, void *ctx) { (void)t; (void)ctx; }
-void w15_timing_feed(void *zone, const w15_tmrec_t *tm, uint32_t n, int retire)
-{
-    (void)zone; (void)tm; (void)n; (void)retire;
-}
-void w15_timing_thread_start(w15_thread_t *t) { (void)t; }
-void w15_timing_gpu_release(w15_thread_t *t) { (void)t; }
-void w15_timing_declare(uint32_t id, uint32_t flags) { (void)id; (void)flags; }
-void w15_timing_stop(void) {}
-void w15_timing_crash_begin(void) {}
-void w15_timing_crash(void) {}
-
-#endif

@@ -1,0 +1,37 @@
+/* config.h -- the tracer's settings.  Owns w15_cfg, read once from the
+ * environment (WIP15_*, docs/USAGE.md "Tracing") by the library
+ * constructor, and the build's version string.  May use log.  Must never
+ * use any other module of src/tracer: settings are read before anything
+ * starts, and every module may read them. */
+#ifndef W15_CONFIG_H
+#define W15_CONFIG_H
+
+#include <stdint.h>
+
+#ifndef W15_TRACER_VERSION
+#define W15_TRACER_VERSION "0.1.0" /* normally PROJECT_VERSION, from CMake */
+#endif
+
+enum w15_timing_level { W15_TIMING_OFF = 0, W15_TIMING_FRAMES, W15_TIMING_DRAWS, W15_TIMING_ALL };
+
+typedef struct w15_config {
+    char *output;           /* WIP15_OUTPUT or NULL (default name) */
+    int blob_method;        /* w15_comp_t */
+    int stream_lz4;
+    int64_t frame_first;    /* WIP15_FRAMES: first recorded frame (0 = from the start) */
+    int64_t frame_last;     /* last recorded frame, -1 = no end */
+    uint64_t max_size;      /* 0 = unlimited */
+    int timing;             /* enum w15_timing_level */
+    int gpu;                /* WIP15_GPU: per-frame GPU time with timer queries (timing on; default off) */
+    int quiet;
+    int status_fd;          /* WIP15_STATUS_FD (set by `wip15 trace`), -1 */
+    int launched;           /* started by `wip15 trace` (it prints the summary) */
+} w15_config_t;
+
+extern w15_config_t w15_cfg;
+
+/* Read the environment into w15_cfg (once, from the library constructor).
+ * Bad values give one warning each and the default. */
+void w15_config_load(void);
+
+#endif
