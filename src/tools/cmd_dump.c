@@ -98,10 +98,11 @@ static void text_call(w15t_trace_t *t, const w15_call_t *c, const ptrs_t *ptrs,
         if (i)
             w15t_puts(", ");
         uint32_t api;
+        unsigned style;
         uint64_t p;
-        if (c->args[i].type.is_array && (api = w15t_attrib_api(t, c, i)) != 0 &&
+        if (c->args[i].type.is_array && (api = w15t_attrib_api(t, c, i, &style)) != 0 &&
             !w15_ptr_find(ptrs->e, ptrs->n, i, &p))
-            w15t_print_attribs(&c->args[i], api, c->func->name, &o->print);
+            w15t_print_attribs(&c->args[i], api, style, &o->print);
         else if (!w15t_print_pname_value(t, c, i, 0))
             text_arg(t, &c->args[i], i, ptrs, o, bad, err);
     }

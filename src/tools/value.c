@@ -100,7 +100,7 @@ int w15t_enum_text(w15t_trace_t *t, uint32_t group, uint64_t value, char *buf, s
 /* ------------------------------------------------------------------ */
 /* Attribute lists                                                     */
 
-uint32_t w15t_attrib_api(w15t_trace_t *t, const w15_call_t *c, uint32_t arg)
+uint32_t w15t_attrib_api(w15t_trace_t *t, const w15_call_t *c, uint32_t arg, unsigned *style)
 {
     const w15t_fninfo_t *fi = w15t_fninfo(t, c->func);
     if (fi->table < 0 || arg >= c->func->nargs)
@@ -110,12 +110,10 @@ uint32_t w15t_attrib_api(w15t_trace_t *t, const w15_call_t *c, uint32_t arg)
         return 0; /* the trace's declaration is not this build's */
     const w15_param_sig_t *ps = &w15_params[fs->first_param + arg];
     const w15_value_t *v = &c->args[arg];
-    /* glXChooseVisual's list has keys without values, so its length is a
-     * helper's business; it is an attribute list all the same */
-    int visual = arg == 2 && strcmp(c->func->name, "glXChooseVisual") == 0;
-    if ((ps->len_op != W15_LEN_TERMINATED && !visual) || !v->type.is_array || v->type.has_group ||
+    if (ps->attribs == W15_ATTRIBS_NONE || !v->type.is_array || v->type.has_group ||
         (v->type.base != W15_INT && v->type.base != W15_UINT))
         return 0;
+    *style = ps->attribs;
     return fs->api & (W15_API_EGL | W15_API_GLX);
 }
 
@@ -136,13 +134,11 @@ static const char *api_enum_name(uint64_t value, uint32_t api)
     return NULL;
 }
 
-void w15t_print_attribs(const w15_value_t *v, uint32_t api, const char *func,
+void w15t_print_attribs(const w15_value_t *v, uint32_t api, unsigned style,
                         const w15t_print_opts_t *o)
 {
     uint32_t n = v->count;
     uint32_t shown = (!o->full && n > o->max_inline) ? o->head : n;
-    /* glXChooseVisual's boolean attributes stand alone, without a value */
-    int visual = func && strcmp(func, "glXChooseVisual") == 0;
     int key = 1;
     w15t_putc('{');
     for (uint32_t i = 0; i < shown && !w15t_out_stopped(); i++) {
@@ -158,8 +154,8 @@ void w15t_print_attribs(const w15_value_t *v, uint32_t api, const char *func,
             w15t_put_i64(v->v.i[i]);
         else
             w15t_put_u64(x);
-        if (key && visual && (x == 1 || x == 4 || x == 5 || x == 6))
-            continue; /* GLX_USE_GL, GLX_RGBA, GLX_DOUBLEBUFFER, GLX_STEREO */
+        if (key && !w15_attrib_has_value(style, x))
+            continue; /* a key that stands alone (GLX 1.2's GLX_RGBA, ...) */
         key = !key;
     }
     if (shown < n)

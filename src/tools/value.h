@@ -37,14 +37,16 @@ void w15t_print_value_json(w15t_trace_t *t, const w15_value_t *v, const w15t_pri
                            int *bad, w15_error_t *err);
 
 /* Nonzero when argument `arg` of `c` is an EGL/GLX attribute list (the
- * generated tables give it a terminated length): the API bits (W15_API_EGL
- * or W15_API_GLX) whose enumerant names its keys. */
-uint32_t w15t_attrib_api(w15t_trace_t *t, const w15_call_t *c, uint32_t arg);
-/* Print an attribute list as text: keys (even positions) by their name in
- * `api` where there is one, values as numbers: {EGL_CONTEXT_CLIENT_VERSION,
- * 2, EGL_NONE}.  `func` is the function's name (glXChooseVisual has keys
- * without values). */
-void w15t_print_attribs(const w15_value_t *v, uint32_t api, const char *func,
+ * generated table gives the parameter an attribute-list style,
+ * glapi/annotations.txt `terminated` and `attribs`): the API bits
+ * (W15_API_EGL or W15_API_GLX) whose enumerants name its keys; *style is
+ * then set (enum w15_attribs). */
+uint32_t w15t_attrib_api(w15t_trace_t *t, const w15_call_t *c, uint32_t arg, unsigned *style);
+/* Print an attribute list as text: keys by their name in `api` where there
+ * is one, values as numbers: {EGL_CONTEXT_CLIENT_VERSION, 2, EGL_NONE}.  A
+ * key that w15_attrib_has_value(style, key) says stands alone (GLX 1.2's
+ * booleans) is not followed by a value. */
+void w15t_print_attribs(const w15_value_t *v, uint32_t api, unsigned style,
                         const w15t_print_opts_t *o);
 
 /* Name text of `value` in trace group `group` into buf (cap bytes, at least

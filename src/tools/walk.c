@@ -42,15 +42,20 @@ static void fninfo_compute(w15t_fninfo_t *fi, const w15_func_t *f)
     memset(fi, 0, sizeof *fi);
     fi->table = -1;
     const char *name = f->name ? f->name : "";
-    if (strncmp(name, "wip15", 5) == 0) {
-        fi->kind = strcmp(name, "wip15ThreadSwitch") == 0 ? W15T_FN_THREAD_SWITCH : W15T_FN_PSEUDO;
+    int idx = w15_func_lookup(name);
+    if (idx < 0) {
+        /* a pseudo-call of another tracer version is still one */
+        if (strncmp(name, "wip15", 5) == 0)
+            fi->kind = W15T_FN_PSEUDO;
         return;
     }
-    int idx = w15_func_lookup(name);
-    if (idx >= 0) {
-        fi->table = idx;
-        fi->frame_end = (w15_funcs[idx].flags & W15_FN_FRAME_END) != 0;
-    }
+    uint32_t flags = w15_funcs[idx].flags;
+    fi->table = idx;
+    fi->frame_end = (flags & W15_FN_FRAME_END) != 0;
+    if (flags & W15_FN_THREAD_SWITCH)
+        fi->kind = W15T_FN_THREAD_SWITCH;
+    else if (flags & W15_FN_PSEUDO)
+        fi->kind = W15T_FN_PSEUDO;
 }
 
 const w15t_fninfo_t *w15t_fninfo(w15t_trace_t *t, const w15_func_t *f)
