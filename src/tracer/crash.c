@@ -19,6 +19,7 @@
  */
 #define _GNU_SOURCE
 #include "runtime.h"
+#include "output.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -54,7 +55,9 @@ static int real_sigaction(int sig, const struct sigaction *a, struct sigaction *
 static void crash_flush(void)
 {
     if (getpid() == crash_pid && !atomic_exchange(&crash_done, 1)) {
-        w15_output_crash_flush(w15_tls);
+        w15_thread_t *self = w15_tls;
+        if (w15_output_crash_begin(self) && self)
+            w15_output_crash_append(self->buf.data, w15_record_crash_complete(self));
         w15_timing_crash();
     }
 }

@@ -9,12 +9,13 @@
  * the rest (outputs, the result, the extras) in w15_post.
  *
  * Most by-value calls never come here: their generated wrappers encode
- * inline (record.h, the fast shape) once w15_declare_slow has set their
+ * inline (record.h, the fast shape) once declare_slow has set their
  * w15_fast_ok byte; this file keeps the general path, the declarations and
  * the out-of-line pieces of the fast path (w15_fast_end_slow,
  * w15_fput_uv_big).
  */
 #include "runtime.h"
+#include "decl.h"
 #include "pixels.h"
 #include "funcs.h"
 
@@ -608,12 +609,6 @@ uint8_t *w15_fput_uv_big(uint8_t *p, uint64_t v)
     return p;
 }
 
-static w15_type_t sig_type(const w15_param_sig_t *s)
-{
-    w15_type_t ty = { s->base, s->group != W15_NO_GROUP, s->is_array ? 1 : 0 };
-    return ty;
-}
-
 /* w15_fast_ok of a function with these flags: W15_FAST_OK without timing
  * hooks, | W15_FAST_TIMED when the hook is only a call scope (as
  * w15_timing_pre would open), 0 for anything else. */
@@ -631,49 +626,17 @@ static uint8_t fast_timing(uint32_t flags)
     return 0;
 }
 
-/* OpDeclFunc of function `id` (its types from the table). */
-int w15_put_func_decl(w15_buf_t *b, uint32_t id)
+/* Ready function `id` for recording, once: its declaration (and its
+ * groups') queued (decl.c), then its w15_declared word and its fast-path
+ * byte published.  prep_lock makes the three one step. */
+static __attribute__((noinline)) void declare_slow(uint32_t id)
 {
-    const w15_func_sig_t *f = &w15_funcs[id];
-    const w15_param_sig_t *ps = &w15_params[f->first_param];
-    w15_type_t args[256];
-    for (unsigned i = 0; i < f->nparams; i++)
-        args[i] = sig_type(&ps[i]);
-    return w15_put_decl_func(b, id, w15_str(f->name), sig_type(&ps[f->nparams]), f->nparams, args);
-}
-
-/* Declare function `id` and the groups its signature uses, once. */
-void w15_declare_slow(uint32_t id)
-{
-    pthread_mutex_t *m = w15_decl_lock();
+    static pthread_mutex_t prep_lock = PTHREAD_MUTEX_INITIALIZER;
     int e = errno;
-    pthread_mutex_lock(m);
+    pthread_mutex_lock(&prep_lock);
     if (!atomic_load_explicit(&w15_declared[id], memory_order_relaxed)) {
         const w15_func_sig_t *f = &w15_funcs[id];
-        const w15_param_sig_t *ps = &w15_params[f->first_param];
-        w15_buf_t *db = w15_decl_buf();
-        int bad = 0;
-        for (unsigned i = 0; i <= f->nparams; i++) {
-            uint16_t g = ps[i].group;
-            if (g == W15_NO_GROUP || g >= w15_ngroups)
-                continue;
-            static _Atomic uint8_t *gdone;
-            if (!gdone)
-                gdone = calloc(w15_ngroups ? w15_ngroups : 1, 1);
-            if (!gdone) {
-                bad = 1;
-                break;
-            }
-            if (!gdone[g]) {
-                if (w15_put_decl_group(db, g, (w15_group_type_t)w15_groups[g].type,
-                                       w15_str(w15_groups[g].name)))
-                    bad = 1;
-                gdone[g] = 1;
-            }
-        }
-        if (!bad && w15_put_func_decl(db, id))
-            bad = 1;
-        db->committed = db->len;
+        int bad = w15_decl_func(id) != 0;
         uint64_t info = fast_info(f) | (first_output(f) + 1) | (uint64_t)f->nparams << 16 |
                         (uint64_t)f->first_param << 32;
         if (w15_timing_on)
@@ -684,13 +647,13 @@ void w15_declare_slow(uint32_t id)
         if (!bad && id < W15F__COUNT && !(f->flags & W15_FN_GENERAL))
             __atomic_store_n(&w15_fast_ok[id], fast_timing(f->flags), __ATOMIC_RELEASE);
         if (bad) {
-            pthread_mutex_unlock(m);
+            pthread_mutex_unlock(&prep_lock);
             errno = e;
             w15_fail("out of memory writing a declaration; recording stopped");
             return;
         }
     }
-    pthread_mutex_unlock(m);
+    pthread_mutex_unlock(&prep_lock);
     errno = e;
 }
 
@@ -747,7 +710,7 @@ static __attribute__((noinline)) void pre_general(w15_thread_t *t, w15_callctx_t
     }
     unsigned info = (unsigned)atomic_load_explicit(&w15_declared[id], memory_order_acquire);
     if (W15_UNLIKELY(!info)) {
-        w15_declare_slow(id);
+        declare_slow(id);
         info = (unsigned)atomic_load_explicit(&w15_declared[id], memory_order_acquire);
         if (!info || !atomic_load_explicit(&w15_recording, memory_order_relaxed)) {
             c->state = slow;
@@ -947,4 +910,30 @@ int w15_put_thread_switch(w15_thread_t *t)
     w15_put_u32(b, 0);
     __atomic_store_n(&b->committed, b->len, __ATOMIC_RELEASE);
     return 0;
+}
+
+/* Complete the crashing thread's current call when all its inputs are
+ * encoded: an empty result and the extra "wip15.crash" (empty Data), so
+ * the fatal call itself is in the trace. */
+size_t w15_record_crash_complete(w15_thread_t *t)
+{
+    w15_buf_t *b = &t->buf;
+    size_t committed = __atomic_load_n(&b->committed, __ATOMIC_ACQUIRE);
+    if (!atomic_load(&t->in_call) || !t->pre_complete || t->call_start != committed ||
+        t->cur_id >= w15_nfuncs)
+        return committed;
+    const w15_func_sig_t *f = &w15_funcs[t->cur_id];
+    const w15_param_sig_t *rs = &w15_params[f->first_param + f->nparams];
+    if (b->cap - b->len < 4 + W15_MAX_EMPTY + 4 + W15_EXTRA_CRASH_SIZE + W15_EXTRA_PTR_SIZE(t->nptr))
+        return committed;
+    if (rs->base != W15_VOID) {
+        w15_put_empty(b, rs->base, rs->is_array);
+        if (rs->group != W15_NO_GROUP)
+            w15_put_u32(b, rs->group);
+    }
+    w15_put_u32(b, t->nptr ? 2 : 1);
+    w15_put_extra_crash(b);
+    if (t->nptr)
+        w15_put_extra_ptr(b, t->ptrx, t->nptr);
+    return b->len;
 }

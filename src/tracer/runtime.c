@@ -2,6 +2,9 @@
  * library constructor, lazy start at the first GL call, failure, and the
  * final flush at exit. */
 #include "runtime.h"
+#include "decl.h"
+#include "output.h"
+#include "tracefile.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -12,6 +15,34 @@ static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
 static int started;      /* output opened in this process */
 static pid_t start_pid;
 static _Atomic int shut_down;
+
+/* The trace file, its first operations, the timing file, the output
+ * thread.  0, or -1 after printing why. */
+static int start_output(void)
+{
+    int fd = w15_tracefile_create();
+    if (fd < 0)
+        return -1;
+    const char *path = w15_tracefile_path();
+    if (w15_output_open(fd, path))
+        return -1;
+    w15_buf_t *b;
+    int r = w15_decl_start();
+    if (r == 0) {
+        b = w15_decl_lock();
+        r = w15_tracefile_put_begin(b);
+        w15_decl_unlock();
+    }
+    if (r) {
+        w15_msg("out of memory starting the trace; not recording");
+        return -1;
+    }
+    w15_tracefile_report();
+    w15_info("tracing to %s", path);
+    if (w15_cfg.timing != W15_TIMING_OFF)
+        w15_timing_start(w15_tracefile_wtf_path(), path);
+    return w15_output_run();
+}
 
 void w15_start(void)
 {
@@ -29,7 +60,7 @@ void w15_start(void)
         return;
     }
     w15_pixels_init();
-    if (w15_output_start() != 0) {
+    if (start_output() != 0) {
         atomic_store(&w15_state, W15_ST_OFF);
         pthread_mutex_unlock(&start_lock);
         errno = e;

@@ -33,9 +33,6 @@
 
 /* w15_fast_ok: record.h */
 
-/* OpDeclFunc of function `id` (a command or a pseudo-call) from the
- * generated table into b.  0, or -1 when out of memory. */
-int w15_put_func_decl(w15_buf_t *b, uint32_t id);
 
 /* Write wip15ThreadSwitch at the start of t->buf (which is empty).
  * Returns 0 or -1 (out of memory). */
@@ -47,8 +44,6 @@ void w15_start(void);
 /* Flush everything and close the file (exit, _exit).  Idempotent. */
 void w15_shutdown(void);
 
-/* Make sure declaration of function `id` (and its groups) is queued. */
-void w15_declare_slow(uint32_t id);
 /* Per function, set (release) once its declaration is queued: bits 0-7 =
  * index of the first parameter encoded after the call + 1, W15_FI_* flags,
  * bits 16-23 the number of parameters, bits 32-63 first_param (a copy of
@@ -60,35 +55,10 @@ extern _Atomic uint64_t *w15_declared;
 extern uint8_t *w15_prog;
 /* Allocate w15_declared / w15_prog.  0 or -1. */
 int w15_record_init(void);
-
-/* ------------------------------------------------------------------ */
-/* Output (output.c)                                                   */
-
-/* Open the writer, queue the header declarations and TraceBegin, start the
- * output thread.  Returns 0, or -1 after printing why. */
-int w15_output_start(void);
-/* Append a chunk: buf's committed bytes and the timing records tm[0..ntm)
- * of `zone` (the thread's w15_wtf_zone_t; NULL: none).  W15_PUSH_WAIT:
- * block while the queue is over its byte limit (never from the output
- * thread).  W15_PUSH_RETIRE: the thread exits, retire its zone after these
- * records.  Takes ownership of buf's memory (buf is zeroed) and of tm (a
- * W15_TM_CAP array from w15_output_fresh, or NULL). */
-#define W15_PUSH_WAIT 1
-#define W15_PUSH_RETIRE 2
-void w15_output_push(w15_buf_t *buf, w15_tmrec_t *tm, uint32_t ntm, void *zone, int flags);
-/* Get a recycled (empty) buffer or allocate one; with tm, also an array of
- * W15_TM_CAP timing records into *tm.  0, or -1 with nothing allocated. */
-int w15_output_fresh(w15_buf_t *buf, w15_tmrec_t **tm);
-/* Queue declaration bytes (global side buffer, under its own lock). */
-pthread_mutex_t *w15_decl_lock(void);
-w15_buf_t *w15_decl_buf(void);
-/* Stop the output thread and close the writer, writing everything queued. */
-void w15_output_stop(void);
-/* Async-signal-safe: write what can be written with write(2). */
-void w15_output_crash_flush(w15_thread_t *self);
-/* Forget everything in a forked child (no writes). */
-void w15_output_forget(void);
-extern const char *w15_trace_path;  /* the final path, once opened */
+/* Crash (async-signal-safe): complete t's current call when all its inputs
+ * are encoded (an empty result and the extra wip15.crash, so the fatal call
+ * itself is in the trace); the length of t's buffer to write. */
+size_t w15_record_crash_complete(w15_thread_t *t);
 
 /* ------------------------------------------------------------------ */
 /* Context tracking & pixels (pixels.c)                                */
@@ -100,7 +70,9 @@ void w15_context_changed(w15_thread_t *t, void *ctx);
 /* ------------------------------------------------------------------ */
 /* Timing (timing.c)                                                   */
 
-void w15_timing_start(const char *wtf_path);
+/* Open the timing file `wtf_path` beside the trace `wip15_path` (named in
+ * the file's metadata) and start timing at the configured level. */
+void w15_timing_start(const char *wtf_path, const char *wip15_path);
 void w15_timing_pre(w15_thread_t *t, w15_callctx_t *c, uint32_t id, uint32_t flags,
                     const w15_slot_t *args);
 void w15_timing_post(w15_thread_t *t, w15_callctx_t *c, uint32_t flags);

@@ -18,6 +18,7 @@
  * process exit.
  */
 #include "runtime.h"
+#include "queue.h"
 
 #include <errno.h>
 #include <linux/membarrier.h>
@@ -62,7 +63,7 @@ static void thread_exit(void *p);
  * memory) with nothing allocated. */
 static int fresh_buf(w15_buf_t *b, w15_tmrec_t **tm)
 {
-    if (w15_output_fresh(b, tm))
+    if (w15_queue_fresh(b, tm))
         return -1;
     if (w15_buf_reserve(b, W15_FAST_CAP_MIN)) {
         w15_buf_free(b);
@@ -140,7 +141,7 @@ void w15_thread_submit(w15_thread_t *t)
         w15_fail("out of memory for a thread buffer; recording stopped");
     } else {
         w15_tm_reset(t);
-        w15_output_push(&b, tm, ntm, t->wtf_zone, W15_PUSH_WAIT);
+        w15_queue_push(&b, tm, ntm, t->wtf_zone, W15_PUSH_WAIT);
     }
     t->epoch = atomic_load_explicit(&w15_flush_epoch, memory_order_relaxed);
     errno = e;
@@ -170,7 +171,7 @@ static void thread_exit(void *p)
     t->buf.len = t->buf.committed;
     if (atomic_load(&w15_state) == W15_ST_ON) {
         /* the last chunk, and the zone retires after its records */
-        w15_output_push(&t->buf, t->tm, W15_TM_COUNT(t), t->wtf_zone, W15_PUSH_WAIT | W15_PUSH_RETIRE);
+        w15_queue_push(&t->buf, t->tm, W15_TM_COUNT(t), t->wtf_zone, W15_PUSH_WAIT | W15_PUSH_RETIRE);
         t->tm = NULL;
     }
     w15_buf_free(&t->buf);
@@ -210,7 +211,7 @@ static int steal(w15_thread_t *t, int wait_ms, int nowait_push)
                 t->tm = ftm;
                 w15_tm_reset(t);
                 t->epoch = atomic_load_explicit(&w15_flush_epoch, memory_order_relaxed);
-                w15_output_push(&b, tm, ntm, t->wtf_zone, nowait_push ? 0 : W15_PUSH_WAIT);
+                w15_queue_push(&b, tm, ntm, t->wtf_zone, nowait_push ? 0 : W15_PUSH_WAIT);
                 taken = 1;
             }
             break;

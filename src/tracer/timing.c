@@ -44,14 +44,14 @@ static void timing_in_child(void)
     __atomic_store_n(&wtf, NULL, __ATOMIC_RELEASE);
 }
 
-void w15_timing_start(const char *wtf_path)
+void w15_timing_start(const char *wtf_path, const char *wip15_path)
 {
     w15_wtf_info_t info;
     memset(&info, 0, sizeof info);
     extern char *program_invocation_name;
     info.program = program_invocation_name;
     info.tracer_version = W15_TRACER_VERSION;
-    info.wip15_path = w15_trace_path;
+    info.wip15_path = wip15_path;
     char err[256] = "";
     wtf = w15_wtf_open(wtf_path, &info, err, sizeof err);
     if (!wtf) {

@@ -1,0 +1,142 @@
+/* tracefile.c -- the trace file's name and first call (tracefile.h). */
+#include "tracefile.h"
+#include "config.h"
+#include "log.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "funcs.h"
+
+static char path_buf[PATH_MAX];
+static char wtf_path_buf[PATH_MAX + 16];
+
+const char *w15_tracefile_path(void)
+{
+    return path_buf;
+}
+
+const char *w15_tracefile_wtf_path(void)
+{
+    return wtf_path_buf;
+}
+
+static const char *program_name(void)
+{
+    extern char *program_invocation_short_name;
+    const char *p = program_invocation_short_name;
+    return p && *p ? p : "trace";
+}
+
+static int ends_with(const char *s, const char *suf)
+{
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && strcmp(s + a - b, suf) == 0;
+}
+
+/* "<stem><suffix>" where the stem is `path` without ".wip15". */
+static void derive(char *out, size_t n, const char *path, const char *mid, const char *suffix)
+{
+    size_t l = strlen(path);
+    if (ends_with(path, ".wip15"))
+        l -= 6;
+    snprintf(out, n, "%.*s%s%s", (int)l, path, mid, suffix);
+}
+
+int w15_tracefile_create(void)
+{
+    char base[PATH_MAX];
+    if (w15_cfg.output && *w15_cfg.output)
+        snprintf(base, sizeof base, "%s", w15_cfg.output);
+    else
+        snprintf(base, sizeof base, "%s.wip15", program_name());
+    int keep_ext = ends_with(base, ".wip15");
+    for (int i = 0; i < 1000; i++) {
+        char mid[16] = "";
+        if (i)
+            snprintf(mid, sizeof mid, ".%d", i);
+        derive(path_buf, sizeof path_buf, base, mid, keep_ext ? ".wip15" : "");
+        if (!keep_ext && i)
+            snprintf(path_buf, sizeof path_buf, "%s%s", base, mid);
+        derive(wtf_path_buf, sizeof wtf_path_buf, path_buf, "", ".wtf-trace");
+        if (w15_cfg.timing != W15_TIMING_OFF && access(wtf_path_buf, F_OK) == 0)
+            continue;
+        int fd = open(path_buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        if (fd >= 0)
+            return fd;
+        if (errno != EEXIST) {
+            w15_msg("cannot create trace file %s: %s; not recording", path_buf, strerror(errno));
+            return -1;
+        }
+    }
+    w15_msg("cannot create trace file %s: %s.1 ... %s.999 exist too; not recording", base, base, base);
+    return -1;
+}
+
+int w15_tracefile_put_begin(w15_buf_t *b)
+{
+    char args[8192];
+    size_t alen = 0;
+    int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        ssize_t r;
+        while (alen < sizeof args && (r = read(fd, args + alen, sizeof args - alen)) > 0)
+            alen += (size_t)r;
+        close(fd);
+    }
+    uint32_t nargs = 0;
+    for (size_t i = 0; i < alen; i++)
+        nargs += args[i] == 0;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    uint64_t unix_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+    const char *prog = alen ? args : program_name();
+    const char *wtf = w15_cfg.timing != W15_TIMING_OFF ? wtf_path_buf : "";
+    if (w15_buf_reserve(b, 64 + 2 * alen + 8 * nargs + strlen(prog) + strlen(wtf) + 32))
+        return -1;
+    w15_put_u8(b, W15_OP_CALL);
+    w15_put_u32(b, W15F_wip15TraceBegin);
+    w15_put_string(b, prog, (uint32_t)strlen(prog));
+    w15_put_u32(b, nargs);
+    for (size_t i = 0, s = 0; i < alen; i++) {
+        if (args[i] == 0) {
+            w15_put_string(b, args + s, (uint32_t)(i - s));
+            s = i + 1;
+        }
+    }
+    w15_put_uvari(b, (uint64_t)getpid());
+    w15_put_uvari(b, unix_ns);
+    w15_put_string(b, W15_TRACER_VERSION, (uint32_t)strlen(W15_TRACER_VERSION));
+    w15_put_string(b, wtf, (uint32_t)strlen(wtf));
+    w15_put_u32(b, 0);
+    b->committed = b->len;
+    return 0;
+}
+
+void w15_tracefile_report(void)
+{
+    int fd = w15_cfg.status_fd;
+    if (fd < 0)
+        return;
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode)) {
+        char line[2 * PATH_MAX + 64];
+        char cwd[PATH_MAX];
+        const char *p = path_buf;
+        if (path_buf[0] != '/' && getcwd(cwd, sizeof cwd)) {
+            snprintf(line, sizeof line, "%s/%s\n", cwd, path_buf);
+        } else {
+            snprintf(line, sizeof line, "%s\n", p);
+        }
+        ssize_t r = write(fd, line, strlen(line));
+        (void)r;
+        close(fd);
+    }
+    w15_cfg.status_fd = -1;
+}

@@ -1,0 +1,25 @@
+/* tracefile.h -- the trace file's name and first call.  Owns choosing and
+ * creating the file (WIP15_OUTPUT, else PROGRAM.wip15 in the working
+ * directory; never overwriting: NAME.1.wip15, NAME.2.wip15, ...), the
+ * timing file's name beside it, the status line that tells `wip15 trace`
+ * where the trace went, and the call wip15TraceBegin.  May use config,
+ * log, the generated tables and the format library.  Must never use the
+ * modules that write (decl, queue, output, timing): runtime hands them what
+ * this module found. */
+#ifndef W15_TRACEFILE_H
+#define W15_TRACEFILE_H
+
+#include "wip15/format.h"
+
+/* Create the trace file: its descriptor, or -1 after printing why. */
+int w15_tracefile_create(void);
+/* Its path, and the timing file's (valid after w15_tracefile_create). */
+const char *w15_tracefile_path(void);
+const char *w15_tracefile_wtf_path(void);
+/* Tell `wip15 trace` the trace's path (WIP15_STATUS_FD), once. */
+void w15_tracefile_report(void);
+/* Encode wip15TraceBegin (program, command line, pid, start time, version,
+ * timing file) into b and commit it.  0, or -1 when out of memory. */
+int w15_tracefile_put_begin(w15_buf_t *b);
+
+#endif
