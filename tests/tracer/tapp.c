@@ -1,6 +1,7 @@
 /* tapp.c -- the GL program the runtime tests run under LD_PRELOAD.
  * Headless EGL (Mesa surfaceless) + GLES2 on a pbuffer.
- *   tapp basic       strings, arrays, blobs, readback, 3 frames
+ *   tapp basic       strings, arrays, blobs, readback, 3 frames told apart
+ *                    by their clear colour (red 0.25, 0.5, 0.75)
  *   tapp threads N   N threads, each its own context, 1000 calls each
  *   tapp fork        calls, fork; the child calls GL too; both exit 0
  *   tapp segv        calls, then a NULL dereference
@@ -89,7 +90,9 @@ static void some_calls(int frames, EGLSurface s)
     const GLubyte *ver = glGetString(GL_VERSION);
     (void)ver;
     for (int f = 0; f < frames; f++) {
-        glClearColor(0.25f, 0.5f, 0.75f, 1.0f);
+        /* each frame its own red (0.25, 0.5, 0.75, ...): the frame-range
+         * test tells which frames a trace holds */
+        glClearColor(0.25f * (float)(f + 1), 0.5f, 0.75f, 1.0f);
         glClear(GL_COLOR_BUFFER_BIT);
         glEnable(GL_BLEND);
         glDisable(GL_BLEND);
