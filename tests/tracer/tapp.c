@@ -8,13 +8,17 @@
  *   tapp segvhandled calls, a NULL dereference its own SIGSEGV handler
  *                    recovers from (as the JVM does), more calls, exit 0
  *   tapp exit        calls, then _exit(3)
- *   tapp loop        frames forever (killed by the test)
+ *   tapp loop        frames forever (killed by the test); prints
+ *                    "frame N T" after the N-th swap returned, T =
+ *                    CLOCK_REALTIME in ns (what `date +%s%N` prints)
  *   tapp idle        a thread makes 100 calls and sleeps; main sleeps
  *   tapp busyexit    a thread calls GL without pause; main exits meanwhile
  *   tapp pixels      GLES3 pixel transfers under various pixel-store states
  *   tapp gpuswitch   GLES3, two contexts in turn, each made current every
  *                    frame; exits 1 on any GL error (the tracer's GPU timer
- *                    queries must not raise one)
+ *                    queries must not raise one); glFinish before each
+ *                    switch, so every measured frame's GPU time is ready
+ *                    when the switch ends the measurement
  * Prints "tapp: done" (stdout) on success paths. */
 #define _GNU_SOURCE
 #include <EGL/egl.h>
@@ -253,6 +257,7 @@ int main(int argc, char **argv)
                 glClear(GL_COLOR_BUFFER_BIT);
                 eglSwapBuffers(dpy, sf);
             }
+            glFinish(); /* the stint's GPU times are ready at the switch */
             GLuint q = 0;
             glGenQueries(1, &q);
             glDeleteQueries(1, &q);
@@ -262,6 +267,8 @@ int main(int argc, char **argv)
                 return 1;
             }
         }
+        /* ends the last stint's measurement like the switches did */
+        eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
         printf("tapp: done\n");
         return 0;
     }
@@ -321,10 +328,11 @@ int main(int argc, char **argv)
             glClearColor((float)(f % 256) / 255.f, 0.f, 0.f, 1.f);
             glClear(GL_COLOR_BUFFER_BIT);
             eglSwapBuffers(dpy, s);
-            if (f % 20 == 19) {
-                printf("frames %ld\n", f + 1); /* how far the program got (sigkill test) */
-                fflush(stdout);
-            }
+            /* how far the program got, and when (sigkill test) */
+            struct timespec now;
+            clock_gettime(CLOCK_REALTIME, &now);
+            printf("frame %ld %lld\n", f + 1, (long long)now.tv_sec * 1000000000LL + now.tv_nsec);
+            fflush(stdout);
             struct timespec ts = { 0, 2000000 };
             nanosleep(&ts, NULL);
         }
