@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -179,6 +180,10 @@ static int mode_rotate(const char *out)
     return 0;
 }
 
+/* done (may be NULL): after each flushed frame, the number of frames
+ * flushed so far (the kill test's parent reads it after the kill) */
+static volatile uint32_t *done;
+
 static void frames_forever(w15_wtf_zone_t *z, int flush_each, uint32_t first, uint32_t nmax)
 {
     static uint32_t seq;
@@ -193,15 +198,27 @@ static void frames_forever(w15_wtf_zone_t *z, int flush_each, uint32_t first, ui
         call(z, F_DRAW, &seq, &wk);
         w15_wtf_frame_end(z, f, w15_clock_now());
         w15_wtf_scope_leave(z, w15_clock_now());
-        if (flush_each)
+        if (flush_each) {
             w15_wtf_zone_flush(z);
+            if (done)
+                __atomic_store_n(done, k + 1, __ATOMIC_RELEASE);
+        }
         struct timespec ts = {0, 100000};
         nanosleep(&ts, NULL);
     }
 }
 
+/* The child flushes each frame and counts the flushed frames in shared
+ * memory: after SIGKILL the file holds every frame counted (n), and at most
+ * one more (flushed, killed before counting it). */
 static int mode_kill(const char *out)
 {
+    done = mmap(NULL, sizeof *done, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (done == MAP_FAILED) {
+        perror("test_emitter: mmap");
+        return 1;
+    }
+    *done = 0;
     pid_t pid = fork();
     if (pid == 0) {
         if (open_or_die(out))
@@ -219,7 +236,12 @@ static int mode_kill(const char *out)
         fprintf(stderr, "test_emitter: child was not killed by SIGKILL\n");
         return 1;
     }
-    printf("{\"kill\":true,\"minFrames\":2}\n");
+    uint32_t n = __atomic_load_n(done, __ATOMIC_ACQUIRE);
+    if (n < 2) {
+        fprintf(stderr, "test_emitter: the child flushed only %u frames in 0.3 s\n", n);
+        return 1;
+    }
+    printf("{\"kill\":true,\"minFrames\":%u,\"maxFrames\":%u}\n", n, n + 1);
     return 0;
 }
 
