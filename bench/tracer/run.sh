@@ -1,7 +1,12 @@
 #!/bin/sh
 # bench/tracer/run.sh [BUILD_DIR] [REPS] -- tracer benchmarks: each program
 # natively, under wip15 (default settings, and with WIP15_STREAM=none) and
-# under apitrace, interleaved, REPS times (default 5); prints medians.
+# under apitrace, interleaved, REPS rounds (default 5; at least 3); prints
+# medians.  Each round runs every configuration once, in an order rotated
+# by one each round (round 0 starts with native, round 1 with the second
+# configuration, ...), so no configuration always runs first or right after
+# another.  Every table says how many rounds it kept; with fewer than 3
+# kept (or measured) rounds it reports no medians and the script exits 1.
 #   bench_calls   ns per call (overhead = traced - native), trace size, peak RSS
 #   bench_upload  MB/s of glBufferSubData (64 KiB blocks), trace size, peak RSS
 #   glmark2       score (a few scenes in a window on Xvfb, so every frame ends
@@ -22,6 +27,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-$here/../../build}
 reps=${2:-5}
+[ "$reps" -ge 3 ] 2> /dev/null || { echo "run.sh: REPS must be at least 3 (a median of fewer rounds is no median)"; exit 2; }
 build=$(cd "$build" && pwd)
 lib=$build/src/tracer/libwip15.so
 calls=$build/bench/tracer/bench_calls
@@ -35,8 +41,23 @@ export EGL_PLATFORM=surfaceless
 tmp=$(mktemp -d /tmp/w15bench.XXXXXX)
 trap 'rm -rf "$tmp"; [ -n "${xpid:-}" ] && kill $xpid 2>/dev/null' EXIT INT TERM
 
-median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) print "-"; else if (NR%2) print a[(NR+1)/2]; else printf "%.10g\n", (a[NR/2]+a[NR/2+1])/2}'; }
+# median: of the numbers on stdin (one a line; empty lines, from runs that
+# printed nothing, are not numbers); "-" when there are none
+median() { grep -E '^[0-9.]+$' | sort -n | awk '{a[NR]=$1} END {if (NR==0) print "-"; else if (NR%2) print a[(NR+1)/2]; else printf "%.10g\n", (a[NR/2]+a[NR/2+1])/2}'; }
+# count: how many numbers on stdin
+count() { grep -cE '^[0-9.]+$'; }
 field() { sed -n "s/.* $1 \([0-9.]*\).*/\1/p"; }
+# rotate K WORD...: the words, starting with the (K mod n)-th (from 0)
+rotate() {
+    _rk=$(($1 % ($# - 1))); shift
+    _ri=0 _rhead= _rtail=
+    for _rw in "$@"; do
+        if [ $_ri -lt $_rk ]; then _rtail="$_rtail $_rw"; else _rhead="$_rhead $_rw"; fi
+        _ri=$((_ri + 1))
+    done
+    echo $_rhead $_rtail
+}
+status=0
 
 # run_cfg NAME PROG ARGS...: one run in configuration NAME; appends
 # "value rss size" to $tmp/NAME.txt
@@ -66,7 +87,7 @@ bench() {
     rm -f "$tmp"/*.txt
     i=0
     while [ $i -lt "$reps" ]; do
-        for c in $cfgs; do run_cfg "$c" "$prog" "$key" "$@"; done
+        for c in $(rotate $i $cfgs); do run_cfg "$c" "$prog" "$key" "$@"; done
         i=$((i + 1))
     done
     if [ "$key" = ns_per_call ] && [ "${QUIET_ONLY:-1}" != 0 ]; then
@@ -80,7 +101,18 @@ bench() {
             awk -v k=" $keep" 'index(k, " " NR " ")' "$tmp/$c.txt" > "$tmp/$c.q" && mv "$tmp/$c.q" "$tmp/$c.txt"
         done
         echo "# $name: $(echo $keep | wc -w) of $reps rounds kept (native thread CPU within 8 % of its best, $best ns; QUIET_ONLY=0 keeps all)"
+    else
+        echo "# $name: all $reps rounds kept"
     fi
+    # every configuration needs 3 measured rounds among those kept
+    for c in $cfgs; do
+        n=$(cut -d' ' -f1 "$tmp/$c.txt" | count)
+        if [ "$n" -lt 3 ]; then
+            echo "# $name: only $n kept rounds measured $c: fewer than 3, no medians reported (more rounds, or a quieter machine)"
+            status=1
+            return
+        fi
+    done
     nat=$(cut -d' ' -f1 "$tmp/native.txt" | median)
     natc=$(cut -d' ' -f4 "$tmp/native.txt" | median)
     printf '%-16s %-16s %12s %12s %14s %10s %s\n' "$name" config "$key" "overhead" "trace_bytes" "rss_kb" \
@@ -119,34 +151,55 @@ if [ "${GLMARK:-1}" != 0 ] && command -v glmark2 > /dev/null 2>&1 && command -v 
     gmopt=${GLMARK_OPTS:-}
     scenes="-b build:duration=3 -b texture:duration=3 -b shading:shading=phong:duration=3"
     rm -f "$tmp"/gm.*
+    # gm_run CFG: one glmark2 run; its score goes to gm.CFG, the size of its
+    # trace to gm.CFG.size
+    gm_run() {
+        score() { sed -n 's/.*Score: \([0-9]*\).*/\1/p'; }
+        rm -f "$tmp"/gm.wip15 "$tmp"/gm.wtf-trace "$tmp"/gm.trace
+        case $1 in
+        native) DISPLAY=$disp glmark2 $gmopt $scenes 2>/dev/null | score >> "$tmp/gm.native" ;;
+        wip15) DISPLAY=$disp WIP15_QUIET=1 WIP15_OUTPUT=$tmp/gm.wip15 LD_PRELOAD=$lib glmark2 $gmopt $scenes 2>/dev/null |
+                   score >> "$tmp/gm.wip15" ;;
+        # the default plus per-frame GPU time (WIP15_GPU=on)
+        wip15_gpu_on) DISPLAY=$disp WIP15_QUIET=1 WIP15_GPU=on WIP15_OUTPUT=$tmp/gm.wip15 LD_PRELOAD=$lib glmark2 $gmopt $scenes 2>/dev/null |
+                          score >> "$tmp/gm.wip15_gpu_on" ;;
+        apitrace) DISPLAY=$disp apitrace trace -o "$tmp/gm.trace" glmark2 $gmopt $scenes 2>/dev/null |
+                      score >> "$tmp/gm.apitrace" ;;
+        esac
+        case $1 in
+        wip15) wc -c < "$tmp/gm.wip15" >> "$tmp/gm.wip15.size" ;;
+        apitrace) wc -c < "$tmp/gm.trace" >> "$tmp/gm.apitrace.size" ;;
+        esac
+        rm -f "$tmp"/gm.wip15 "$tmp"/gm.wtf-trace "$tmp"/gm.trace
+    }
+    gcfgs="native wip15 wip15_gpu_on"
+    [ $have_apitrace = 1 ] && gcfgs="$gcfgs apitrace"
     i=0
     while [ $i -lt "$reps" ]; do
-        DISPLAY=$disp glmark2 $gmopt $scenes 2>/dev/null | sed -n 's/.*Score: \([0-9]*\).*/\1/p' >> "$tmp/gm.native"
-        DISPLAY=$disp WIP15_QUIET=1 WIP15_OUTPUT=$tmp/gm.wip15 LD_PRELOAD=$lib glmark2 $gmopt $scenes 2>/dev/null |
-            sed -n 's/.*Score: \([0-9]*\).*/\1/p' >> "$tmp/gm.wip15.txt"
-        gsz_w=$(wc -c < "$tmp/gm.wip15"); rm -f "$tmp"/gm.wip15 "$tmp"/gm.wtf-trace
-        # the default plus per-frame GPU time (WIP15_GPU=on)
-        DISPLAY=$disp WIP15_QUIET=1 WIP15_GPU=on WIP15_OUTPUT=$tmp/gm.wip15 LD_PRELOAD=$lib glmark2 $gmopt $scenes 2>/dev/null |
-            sed -n 's/.*Score: \([0-9]*\).*/\1/p' >> "$tmp/gm.gpu.txt"
-        rm -f "$tmp"/gm.wip15 "$tmp"/gm.wtf-trace
-        if [ $have_apitrace = 1 ]; then
-            DISPLAY=$disp apitrace trace -o "$tmp/gm.trace" glmark2 $gmopt $scenes 2>/dev/null |
-                sed -n 's/.*Score: \([0-9]*\).*/\1/p' >> "$tmp/gm.apitrace"
-            gsz_a=$(wc -c < "$tmp/gm.trace"); rm -f "$tmp/gm.trace"
-        fi
+        for c in $(rotate $i $gcfgs); do gm_run "$c"; done
         i=$((i + 1))
     done
-    n=$(median < "$tmp/gm.native")
-    w=$(median < "$tmp/gm.wip15.txt")
-    printf '%-16s %-16s %12s %12s %14s\n' glmark2 config score "of native" "trace_bytes"
-    printf '%-16s %-16s %12s %12s\n' "" native "$n" "100%"
-    printf '%-16s %-16s %12s %12s %14s\n' "" wip15 "$w" "$(awk -v a="$w" -v b="$n" 'BEGIN{printf "%.1f%%", 100*a/b}')" "${gsz_w:-}"
-    g=$(median < "$tmp/gm.gpu.txt")
-    printf '%-16s %-16s %12s %12s\n' "" wip15_gpu_on "$g" "$(awk -v a="$g" -v b="$n" 'BEGIN{printf "%.1f%%", 100*a/b}')"
-    if [ $have_apitrace = 1 ]; then
-        a=$(median < "$tmp/gm.apitrace")
-        printf '%-16s %-16s %12s %12s %14s\n' "" apitrace "$a" "$(awk -v a="$a" -v b="$n" 'BEGIN{printf "%.1f%%", 100*a/b}')" "${gsz_a:-}"
+    few=
+    for c in $gcfgs; do
+        [ "$(count < "$tmp/gm.$c")" -ge 3 ] || few="$few $c"
+    done
+    echo "# glmark2: $reps rounds; scores per configuration:$(for c in $gcfgs; do printf ' %s %s' "$c" "$(count < "$tmp/gm.$c")"; done)"
+    if [ -n "$few" ]; then
+        echo "# glmark2: fewer than 3 scores for$few: no medians reported"
+        status=1
+    else
+        n=$(median < "$tmp/gm.native")
+        printf '%-16s %-16s %12s %12s %14s\n' glmark2 config score "of native" "trace_bytes"
+        printf '%-16s %-16s %12s %12s\n' "" native "$n" "100%"
+        for c in $gcfgs; do
+            [ $c = native ] && continue
+            v=$(median < "$tmp/gm.$c")
+            sz=-
+            [ -f "$tmp/gm.$c.size" ] && sz=$(median < "$tmp/gm.$c.size")
+            printf '%-16s %-16s %12s %12s %14s\n' "" "$c" "$v" "$(awk -v a="$v" -v b="$n" 'BEGIN{printf "%.1f%%", 100*a/b}')" "$sz"
+        done
     fi
     kill $xpid 2>/dev/null
     xpid=
 fi
+exit $status
