@@ -24,6 +24,11 @@ static const char dump_usage[] =
     "      --thread TID   only calls of thread TID (as in wip15ThreadSwitch)\n"
     "      --calls A-B    only calls with index A to B (A-, -B and A also work)\n"
     "      --no-pseudo    leave out the tracer's wip15* pseudo-calls\n"
+    "      --mark-unrecorded\n"
+    "                     print a pointer that stands for memory the trace does\n"
+    "                     not hold (an address that is not an object handle, a\n"
+    "                     buffer offset) as &0x...; NULL, and the arguments of\n"
+    "                     the tracer's pseudo-calls, as without it (text only)\n"
     "  -h, --help         show this help\n"
     "\n"
     "A truncated trace (the traced program died) is dumped up to its last\n"
@@ -64,6 +69,8 @@ static void text_arg(w15t_trace_t *t, const w15_value_t *v, uint32_t pidx, const
 {
     uint64_t p;
     if (w15_ptr_find(ptrs->e, ptrs->n, pidx, &p)) {
+        if (p && o->print.mark_unrecorded)
+            w15t_putc('&');
         if (p)
             w15t_put_hex(p);
         else
@@ -180,13 +187,14 @@ static void json_call(w15t_trace_t *t, const w15_call_t *c, const ptrs_t *ptrs,
 
 int cmd_dump(int argc, char **argv)
 {
-    enum { OPT_JSON = 256, OPT_THREAD, OPT_CALLS, OPT_NO_PSEUDO };
+    enum { OPT_JSON = 256, OPT_THREAD, OPT_CALLS, OPT_NO_PSEUDO, OPT_MARK_UNRECORDED };
     static const struct option longopts[] = {
         {"full", no_argument, NULL, 'v'},
         {"json", no_argument, NULL, OPT_JSON},
         {"thread", required_argument, NULL, OPT_THREAD},
         {"calls", required_argument, NULL, OPT_CALLS},
         {"no-pseudo", no_argument, NULL, OPT_NO_PSEUDO},
+        {"mark-unrecorded", no_argument, NULL, OPT_MARK_UNRECORDED},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -219,6 +227,9 @@ int cmd_dump(int argc, char **argv)
             break;
         case OPT_NO_PSEUDO:
             o.no_pseudo = 1;
+            break;
+        case OPT_MARK_UNRECORDED:
+            o.print.mark_unrecorded = 1;
             break;
         case 'h':
             fputs(dump_usage, stdout);
@@ -272,10 +283,15 @@ int cmd_dump(int argc, char **argv)
         int cbad = 0;
         w15_error_t cerr;
         memset(&cerr, 0, sizeof cerr);
-        if (o.json)
+        if (o.json) {
             json_call(&t, c, &ptrs, &o, &cbad, &cerr);
-        else
+        } else if (o.print.mark_unrecorded && w15t_fninfo(&t, c->func)->kind != W15T_FN_NORMAL) {
+            dump_opts_t po = o; /* the tracer's own arguments are never program memory */
+            po.print.mark_unrecorded = 0;
+            text_call(&t, c, &ptrs, &po, &cbad, &cerr);
+        } else {
             text_call(&t, c, &ptrs, &o, &cbad, &cerr);
+        }
         if (cbad && !bad) {
             bad = 1;
             berr = cerr;

@@ -172,6 +172,7 @@ void w15t_print_opts_default(w15t_print_opts_t *o)
     o->max_inline = 16;
     o->head = 8;
     o->blob_head = 4;
+    o->mark_unrecorded = 0;
 }
 
 static const char *comp_lname(unsigned m)
@@ -270,8 +271,11 @@ static void print_elem(w15t_trace_t *t, const w15_value_t *v, uint32_t i, const 
             w15t_puts(eb);
         else if (v->v.u[i] == 0)
             w15t_puts("NULL");
-        else
+        else {
+            if (o->mark_unrecorded && !v->type.has_group)
+                w15t_putc('&'); /* not an object handle: an address */
             w15t_put_hex(v->v.u[i]);
+        }
         break;
     case W15_BOOL:
         if (v->v.b[i] <= 1)

@@ -24,6 +24,9 @@ typedef struct w15t_print_opts {
     unsigned max_inline;/* arrays up to this many elements print whole (16) */
     unsigned head;      /* elements shown of longer arrays (8) */
     unsigned blob_head; /* leading blob bytes shown (4; 16 with full) */
+    int mark_unrecorded;/* text: "&0x..." for a non-NULL Ptr value that is not an
+                         * object handle (no group): an address whose memory
+                         * the trace does not hold */
 } w15t_print_opts_t;
 
 void w15t_print_opts_default(w15t_print_opts_t *o);

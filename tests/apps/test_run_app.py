@@ -39,6 +39,29 @@ class Normalize(unittest.TestCase):
         self.assertEqual(n("11 glClientWaitSync(0x7f0012345678, 1, 1000) = GL_ALREADY_SIGNALED"),
                          "glClientWaitSync(<ptr>, 1, 1000) = <varies>")
 
+    def test_unrecorded(self):
+        n = run_app.normalize_line
+        # a handle is a real pointer value: <ptr>
+        self.assertEqual(n("3 eglTerminate(0x55b40e245bd0) = true"), "eglTerminate(<ptr>) = true")
+        # an address whose memory was not recorded never becomes <ptr>
+        with self.assertRaises(run_app.Fail) as cm:
+            n("26 glGetUniformBlockIndex(3, &0x5560c62fb0e1) = 0")
+        self.assertIn("glGetUniformBlockIndex argument 1", str(cm.exception))
+        with self.assertRaises(run_app.Fail):
+            n("9 glGetIntegerv(GL_MAX_VIEWPORT_DIMS, &0x7ffe2aa76140)")
+        with self.assertRaises(run_app.Fail):
+            n("9 glFoo() = &0x7ffe2aa76140")
+        # ... unless UNRECORDED_OK gives the reason, argument conditions included
+        self.assertEqual(n("46 glVertexAttribPointer(0, 2, GL_FLOAT, false, 0, &0x563e12217240)"),
+                         "glVertexAttribPointer(0, 2, GL_FLOAT, false, 0, <unrecorded>)")
+        self.assertEqual(n("66 glGetIntegerv(GL_COMPRESSED_TEXTURE_FORMATS, &0x7ffe2aa76140)"),
+                         "glGetIntegerv(GL_COMPRESSED_TEXTURE_FORMATS, <unrecorded>)")
+        self.assertEqual(n("63 glMapBufferRange(GL_PIXEL_PACK_BUFFER, 0, 4096, 1) = &0x5560e4a4cc40"),
+                         "glMapBufferRange(GL_PIXEL_PACK_BUFFER, 0, 4096, 1) = <unrecorded>")
+        # an offset into a bound buffer is the value itself
+        self.assertEqual(n("48 glVertexAttribPointer(1, 2, GL_FLOAT, false, 16, &0x8)"),
+                         "glVertexAttribPointer(1, 2, GL_FLOAT, false, 16, 0x8)")
+
     def test_blob(self):
         self.assertEqual(
             run_app.normalize_line("17 glBufferData(GL_ARRAY_BUFFER, 4096, <data 4096 bytes, "

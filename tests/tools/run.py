@@ -30,6 +30,7 @@ GOLDEN = {
     "dump_values": ["dump", "@T@/values.wip15"],
     "dump_values_full": ["dump", "--full", "@T@/values.wip15"],
     "dump_values_json": ["dump", "--json", "@T@/values.wip15"],
+    "dump_values_marked": ["dump", "--mark-unrecorded", "--calls", "0-60", "@T@/values.wip15"],
     "dump_filters": ["dump", "--thread", "1000", "--calls", "5-40", "--no-pseudo",
                      "@T@/values.wip15"],
     "dump_frames": ["dump", "@T@/frames.wip15"],
