@@ -32,8 +32,18 @@ KIND is what is checked:
             scene still prints "Validation: Success", the trace verifies
             and frames == swap calls.
   apitrace  the same program under `apitrace trace` and `wip15 trace`: the
-            sequences of GL/GLX/EGL function names must be equal (see
-            apitrace_names() and APITRACE_UNRECORDED for the normalisation).
+            sequences of GL/GLX/EGL calls must be equal, function names,
+            arguments and results (`wip15 dump --full --mark-unrecorded`
+            against `apitrace dump`).  Normalised (compare_apitrace()):
+            apitrace's own '// fake' calls and the calls it does not record
+            (APITRACE_UNRECORDED) go; enumerants, booleans and bitmasks
+            compare by value (GL_RGBA8 == 32856, True == true == 1, from
+            glapi/*.xml); floats to 1e-6; apitrace's &x (one value behind a
+            pointer) equals wip15's {x}; a blob compares by size; addresses
+            above 4 GiB differ from run to run and X drawables from client
+            to client, so they are not compared; an address on apitrace's
+            side matches the memory wip15 recorded there (glReadPixels'
+            pixels); an <unrecorded> of UNRECORDED_OK matches anything.
 
 Options:
   --wip15 PATH         the wip15 command (default: build/src/tools/wip15)
@@ -172,6 +182,31 @@ def show(title, text):
 
 # ---------------------------------------------------------------- dump parsing
 
+def _scan(line, i, stop_at_comma):
+    """From line[i], the end of one value (stop_at_comma: of one argument,
+    at a top-level ',' or the call's ')'); quotes, () [] {} <> nest."""
+    depth, quote = 0, False
+    while i < len(line):
+        ch = line[i]
+        if quote:
+            if ch == "\\":
+                i += 1
+            elif ch == '"':
+                quote = False
+        elif ch == '"':
+            quote = True
+        elif ch in "([{<":
+            depth += 1
+        elif ch in ")]}>":
+            if depth == 0:
+                return i
+            depth -= 1
+        elif depth == 0 and (ch == "," if stop_at_comma else line.startswith(" [", i)):
+            return i
+        i += 1
+    return i
+
+
 def split_call(line):
     """'12 glFoo(a, {b, c}, "d,e") = r [x=y]' -> (name, [args], result-or-None, rest).
     Returns None for lines that are not calls."""
@@ -180,41 +215,19 @@ def split_call(line):
         return None
     name = m.group(2)
     i = m.end()
-    args, depth, cur, quote = [], 0, [], False
-    while i < len(line):
-        ch = line[i]
-        if quote:
-            cur.append(ch)
-            if ch == "\\" and i + 1 < len(line):
-                cur.append(line[i + 1])
-                i += 1
-            elif ch == '"':
-                quote = False
-        elif ch == '"':
-            quote = True
-            cur.append(ch)
-        elif ch in "([{":
-            depth += 1
-            cur.append(ch)
-        elif ch in ")]}":
-            if depth == 0 and ch == ")":
-                break
-            depth -= 1
-            cur.append(ch)
-        elif ch == "," and depth == 0:
-            args.append("".join(cur).strip())
-            cur = []
-        else:
-            cur.append(ch)
-        i += 1
-    if cur or args:
-        args.append("".join(cur).strip())
+    args = []
+    while i < len(line) and line[i] != ")":
+        j = _scan(line, i, True)
+        args.append(line[i:j].strip())
+        i = j + 1 if j < len(line) and line[j] == "," else j
+    if line[m.end():i].strip() == "":
+        args = []
     rest = line[i + 1:]
     result = None
-    m2 = re.match(r" = (\"(?:[^\"\\]|\\.)*\"|[^ \[]+(?: \| [^ \[]+)*)", rest)
-    if m2:
-        result = m2.group(1)
-        rest = rest[m2.end():]
+    if rest.startswith(" = "):
+        j = _scan(rest, 3, False)
+        result = rest[3:j]
+        rest = rest[j:]
     return name, args, result, rest
 
 
@@ -613,20 +626,17 @@ APITRACE_UNRECORDED = {
 }
 
 
-def apitrace_names(dump_text):
-    """Function names from `apitrace dump --call-nos=no`.  Normalisation:
-    calls apitrace marks '// fake' are its own (it injects glViewport and
-    glScissor after the first MakeCurrent, and glBindAttribLocation for
-    layout(location) attributes, for its retracer), so they are dropped;
-    lines inside a multi-line string argument (shader sources) are not
-    calls."""
-    names = []
-    in_string = False
+def apitrace_calls(dump_text):
+    """Calls of `apitrace dump --call-nos=no` as (name, [arg text], result
+    text or None), one per call even when a string argument spans lines
+    (shader sources).  Normalisation: calls apitrace marks '// fake' are its
+    own (it injects glViewport and glScissor after the first MakeCurrent,
+    and glBindAttribLocation for layout(location) attributes, for its
+    retracer), so they are dropped; "name = " before each argument goes."""
+    calls = []
+    buf, in_string = [], False
     for line in dump_text.splitlines():
-        if not in_string:
-            m = re.match(r"([A-Za-z_]\w*)\(", line)
-            if m and not line.rstrip().endswith("// fake"):
-                names.append(m.group(1))
+        buf.append(line)
         i = 0
         while i < len(line):  # does a string literal stay open past this line?
             if line[i] == "\\" and in_string:
@@ -634,7 +644,215 @@ def apitrace_names(dump_text):
             elif line[i] == '"':
                 in_string = not in_string
             i += 1
-    return names
+        if in_string:
+            continue
+        text = "\n".join(buf)
+        buf = []
+        parts = split_call(text)
+        if not parts or text.rstrip().endswith("// fake"):
+            continue
+        name, args, result, _ = parts
+        args = [re.sub(r"^[A-Za-z_]\w* = ", "", a, count=1) for a in args]
+        if result is not None:
+            result = re.sub(r"\s*//[^\n]*$", "", result).strip()
+        calls.append((name, args, result))
+    return calls
+
+
+def apitrace_names(dump_text):
+    return [c[0] for c in apitrace_calls(dump_text)]
+
+
+_ENUMS = {}
+
+
+def enum_values():
+    """Every GL/GLX/EGL enumerant's value by name, from the registries in
+    glapi/ (so that GL_RGB8 and 32856, True and 1 compare equal)."""
+    if not _ENUMS:
+        import xml.etree.ElementTree as ET
+        for reg in ("gl", "glx", "egl"):
+            path = os.path.join(HERE, "..", "..", "glapi", reg + ".xml")
+            for e in ET.parse(path).getroot().iter("enum"):
+                v = e.get("value")
+                if v is None:
+                    continue
+                try:
+                    _ENUMS.setdefault(e.get("name"), int(v, 0) & 0xFFFFFFFFFFFFFFFF)
+                except ValueError:
+                    pass
+        _ENUMS.update({"True": 1, "False": 0, "true": 1, "false": 0, "NULL": 0})
+    return _ENUMS
+
+
+class Val:
+    """Canonical values both dumps are parsed into."""
+    ANY = ("any",)        # wip15 does not hold it (UNRECORDED_OK), or an X drawable
+    PTR = ("ptr",)        # an address above 4 GiB: differs from run to run
+    FUNCPTR = ("funcptr",)
+
+
+def parse_value(text):
+    """One argument of either dump as a canonical value: int, float,
+    ("str", bytes), ("blob", size), ("id", name), a list, or Val.*.
+    apitrace's &x (a pointer to one value) is the list [x], as wip15 prints
+    it; its &{a = 1, ...} (a struct) the list of the member values."""
+    s, i = text, 0
+
+    def ws():
+        nonlocal i
+        while i < len(s) and s[i] in " \t\n":
+            i += 1
+
+    def string():
+        nonlocal i
+        i += 1
+        out = bytearray()
+        while i < len(s) and s[i] != '"':
+            c = s[i]
+            if c == "\\" and i + 1 < len(s):
+                e = s[i + 1]
+                i += 2
+                if e in "ntrab\\\"'?fv":
+                    out += {"n": b"\n", "t": b"\t", "r": b"\r", "a": b"\a", "b": b"\b", "f": b"\f",
+                            "v": b"\v"}.get(e, e.encode())
+                elif e == "x":
+                    m = re.match(r"[0-9a-fA-F]{1,2}", s[i:])
+                    out.append(int(m.group(0), 16))
+                    i += len(m.group(0))
+                elif e in "01234567":
+                    m = re.match(r"[0-7]{1,2}", s[i:])
+                    digits = e + (m.group(0) if m else "")
+                    out.append(int(digits, 8) & 0xff)
+                    i += len(digits) - 1
+                else:
+                    out += ("\\" + e).encode()
+                continue
+            out += c.encode()
+            i += 1
+        i += 1
+        return ("str", bytes(out))
+
+    def atom():
+        nonlocal i
+        m = re.compile(r"-?(?:0x[0-9a-fA-F]+|(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|inf|nan)\b|"
+                       r"[A-Za-z_]\w*").match(s, i)
+        if not m:
+            raise ValueError("cannot parse %r at %d" % (s, i))
+        i = m.end()
+        t = m.group(0)
+        if re.match(r"-?0x", t):
+            v = int(t, 16)
+            return Val.PTR if v >= 1 << 32 else v
+        if re.match(r"-?(?:\d|\.\d|inf|nan)", t):
+            f = float(t)
+            return int(t) if re.fullmatch(r"-?\d+", t) else f
+        if t == "blob":  # apitrace: blob(N)
+            m = re.compile(r"\((\d+)\)").match(s, i)
+            i = m.end()
+            return ("blob", int(m.group(1)))
+        e = enum_values().get(t)
+        return e if e is not None else ("id", t)
+
+    def value():
+        nonlocal i
+        ws()
+        if s.startswith("<", i):
+            j = s.index(">", i)
+            inner = s[i + 1:j]
+            i = j + 1
+            m = re.match(r"data (\d+) bytes", inner)
+            if m:
+                return ("blob", int(m.group(1)))
+            return {"funcptr": Val.FUNCPTR, "unrecorded": Val.ANY}.get(inner, ("id", inner))
+        if s.startswith('"', i):
+            return string()
+        if s.startswith("&", i):
+            i += 1
+            v = value()
+            return v if isinstance(v, list) else [v]
+        if s.startswith("{", i):
+            i += 1
+            items = []
+            ws()
+            while i < len(s) and s[i] != "}":
+                m = re.compile(r"[A-Za-z_]\w* = ").match(s, i)  # a struct member
+                if m:
+                    i = m.end()
+                items.append(value())
+                ws()
+                if i < len(s) and s[i] == ",":
+                    i += 1
+                    ws()
+            i += 1
+            return items
+        v = atom()
+        ws()
+        while s.startswith("|", i):  # GL_A | GL_B | 0x100
+            i += 1
+            ws()
+            w2 = atom()
+            if not (isinstance(v, int) and isinstance(w2, int)):
+                return ("id", text.strip())
+            v |= w2
+            ws()
+        return v
+
+    v = value()
+    ws()
+    if i != len(s):
+        raise ValueError("trailing text in %r" % s)
+    return v
+
+
+def same_value(theirs, ours):
+    """Do apitrace's and wip15's canonical values say the same thing?"""
+    if ours == Val.ANY or theirs == Val.ANY:
+        return True
+    if theirs == Val.PTR:
+        # an address on apitrace's side: wip15 holds a handle there, or the
+        # memory itself (glReadPixels' pixels, ...), which apitrace does not
+        return (ours in (Val.PTR, Val.FUNCPTR) or isinstance(ours, list) or
+                (isinstance(ours, tuple) and ours[0] in ("blob", "str")))
+    if isinstance(theirs, list) or isinstance(ours, list):
+        return (isinstance(theirs, list) and isinstance(ours, list) and len(theirs) == len(ours)
+                and all(same_value(a, b) for a, b in zip(theirs, ours)))
+    if isinstance(theirs, (int, float)) and isinstance(ours, (int, float)) and \
+            not isinstance(theirs, bool) and not isinstance(ours, bool):
+        if isinstance(theirs, int) and isinstance(ours, int):
+            return theirs == ours or (theirs - ours) % (1 << 32) == 0  # signedness
+        a, b = float(theirs), float(ours)
+        return a == b or (a != a and b != b) or abs(a - b) <= 1e-6 * max(1.0, abs(a), abs(b))
+    return theirs == ours
+
+
+def compare_apitrace(theirs, ours):
+    """theirs: apitrace_calls(); ours: (name, [arg text], result text) of
+    `wip15 dump --no-pseudo --full --mark-unrecorded`, unrecorded addresses
+    already resolved.  Returns a list of differences (strings)."""
+    diffs = []
+    for n, ((tn, targs, tres), (on, oargs, ores)) in enumerate(zip(theirs, ours)):
+        if tn != on:
+            diffs.append("call %d: apitrace %s, wip15 %s" % (n, tn, on))
+            continue
+        if len(targs) != len(oargs):
+            diffs.append("call %d %s: %d arguments in apitrace, %d in wip15" %
+                         (n, tn, len(targs), len(oargs)))
+            continue
+        pairs = [(i, a, b) for i, (a, b) in enumerate(zip(targs, oargs))
+                 if i not in XID_ARGS.get(tn, ())]
+        if tres is not None and ores is not None and tn not in VARYING_RESULT:
+            pairs.append(("result", tres, ores))
+        for i, a, b in pairs:
+            try:
+                va, vb = parse_value(a), parse_value(b)
+            except (ValueError, AttributeError) as e:
+                diffs.append("call %d %s %s: cannot compare %r with %r (%s)" % (n, tn, i, a, b, e))
+                continue
+            if not same_value(va, vb):
+                diffs.append("call %d %s argument %s: apitrace %s, wip15 %s" %
+                             (n, tn, i, a[:120], b[:120]))
+    return diffs
 
 
 def kind_apitrace(opts, w, cmd, env):
@@ -647,18 +865,33 @@ def kind_apitrace(opts, w, cmd, env):
     dst, dout, derr = run(["apitrace", "dump", "--color=never", "--call-nos=no", api_file])
     if dst != 0:
         raise Fail("apitrace dump failed: %s" % derr)
-    theirs = apitrace_names(dout)
+    theirs = apitrace_calls(dout)
     trace_file = os.path.join(w.tmp, "x.wip15")
     traced_run(opts, w, trace_file, cmd, env, st, out)
     w.verify(trace_file, {0})
-    ours = [c["function"] for c in w.json_calls(trace_file)
-            if c["function"] not in APITRACE_UNRECORDED]
+    ours = []
+    for line in w.dump(trace_file, "--no-pseudo", "--full", "--mark-unrecorded").splitlines():
+        p = split_call(line)
+        if not p or p[0] in APITRACE_UNRECORDED:
+            continue
+        name, args, result, _ = p
+        raw = list(args)
+        args = [check_unrecorded(name, i, raw, a) for i, a in enumerate(args)]
+        if result is not None:
+            result = check_unrecorded(name, "result", raw, result)
+        ours.append((name, args, result))
+    tnames, onames = [c[0] for c in theirs], [c[0] for c in ours]
     log("apitrace: %d calls, wip15: %d calls" % (len(theirs), len(ours)))
-    if ours != theirs:
+    if tnames != onames:
         import difflib
         show("function sequence diff (apitrace vs wip15)",
-             "\n".join(difflib.unified_diff(theirs, ours, "apitrace", "wip15", n=3, lineterm="")))
+             "\n".join(difflib.unified_diff(tnames, onames, "apitrace", "wip15", n=3, lineterm="")))
         raise Fail("the call sequences differ")
+    diffs = compare_apitrace(theirs, ours)
+    if diffs:
+        show("argument differences (apitrace vs wip15)", "\n".join(diffs[:40]))
+        raise Fail("%d arguments differ from apitrace's" % len(diffs))
+    log("every argument and result agrees with apitrace (%d calls)" % len(ours))
 
 
 # ---------------------------------------------------------------- main

@@ -82,5 +82,45 @@ class Normalize(unittest.TestCase):
         self.assertEqual(run_app.apitrace_names(text), ["glCreateShader", "glShaderSource"])
 
 
+class Apitrace(unittest.TestCase):
+    def test_calls(self):
+        text = ('glShaderSource(shader = 1, count = 1, string = &"a, (b\nc", length = NULL)\n'
+                'glXGetVisualFromFBConfig(dpy = 0x55, config = 0x56) = &{visual = 0x7f, depth = 24}\n'
+                'glViewport(x = 0, y = 0, width = 64, height = 64) // fake\n')
+        self.assertEqual(run_app.apitrace_calls(text), [
+            ("glShaderSource", ["1", "1", '&"a, (b\nc"', "NULL"], None),
+            ("glXGetVisualFromFBConfig", ["0x55", "0x56"], "&{visual = 0x7f, depth = 24}")])
+
+    def test_values(self):
+        p = run_app.parse_value
+        self.assertEqual(p("GL_DEPTH_BUFFER_BIT | GL_COLOR_BUFFER_BIT"), 0x4100)
+        self.assertEqual(p("GL_RGBA8"), p("32856"))
+        self.assertEqual(p("True"), p("true"))
+        self.assertEqual(p("&4"), p("{4}"))
+        self.assertEqual(p('&"a\nb"'), p('{"a\\nb"}'))  # apitrace: raw newline; wip15: \n
+        self.assertEqual(p("blob(64)"), p("<data 64 bytes, lz4 40, 00 00 80 bf ..., xxh3 0763f09286c5bd7a>"))
+        self.assertEqual(p("0x7ffd5932c0ec"), run_app.Val.PTR)
+        self.assertEqual(p("0x8"), 8)
+
+    def test_compare(self):
+        theirs = [("glLightfv", ["GL_LIGHT0", "GL_POSITION", "{0, 0, 1, 0}"], None),
+                  ("glReadPixels", ["16", "32", "1", "1", "GL_RGBA", "GL_UNSIGNED_BYTE",
+                                    "0x7ffd5932c0ec"], None),
+                  ("glXMakeCurrent", ["0x56457682cbd0", "2097154", "0x56457684be90"], "True"),
+                  ("glClearColor", ["0.3", "0.5", "0.5", "1"], None)]
+        ours = [("glLightfv", ["GL_LIGHT0", "GL_POSITION", "{0, 0, 1, 0}"], None),
+                ("glReadPixels", ["16", "32", "1", "1", "GL_RGBA", "GL_UNSIGNED_BYTE",
+                                  "<data 4 bytes, 7f 7f 7f ff, xxh3 0123456789abcdef>"], None),
+                ("glXMakeCurrent", ["0x55eba90c9dc0", "4194306", "0x55eba9113cd0"], "true"),
+                ("glClearColor", ["0.30000001", "0.5", "0.5", "1"], None)]
+        self.assertEqual(run_app.compare_apitrace(theirs, ours), [])
+        bad = [list(c) for c in ours]
+        bad[0][1] = ["GL_LIGHT0", "GL_POSITION", "{0, 0, 1}"]  # an element lost
+        bad[3][1] = ["0.5", "0.5", "0.5", "1"]                  # a wrong value
+        bad[2][2] = "false"                                      # a wrong result
+        diffs = run_app.compare_apitrace(theirs, [tuple(c) for c in bad])
+        self.assertEqual(len(diffs), 3, diffs)
+
+
 if __name__ == "__main__":
     unittest.main()
