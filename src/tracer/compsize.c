@@ -14,6 +14,11 @@
  * arguments (and, for strings and attribute lists, the memory they point
  * to), never calls GL, and returns 0 when it cannot tell ("unknown": the
  * recorder then writes the pointer as W15_CAP_PTR would).
+ *
+ * Module: owns the COMPSIZE helper kinds; its interface is the generated
+ * table (apitable.h w15_compsize, gen/compsize_ids.h), so it has no header
+ * of its own.  May use pixels and the generated tables.  Must never use
+ * record, thread or timing: helpers see packed arguments only.
  */
 #include <stdint.h>
 #include <string.h>

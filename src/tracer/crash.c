@@ -1,9 +1,9 @@
-/* crash.c -- fatal signals and _exit.
+/* crash.c -- fatal signals (crash.h).
  *
  * Signals.  When tracing starts we install our handler for SIGSEGV, SIGBUS,
  * SIGILL, SIGFPE and SIGABRT, and for SIGTERM / SIGINT when the program has
  * left them at SIG_DFL.  The handler writes what is recorded with write(2)
- * (output.c, async-signal-safe) and then does exactly what would have
+ * (output.c and record.c, async-signal-safe) and then does exactly what would have
  * happened without us: it calls the program's handler, or restores the
  * default action and re-raises.
  *
@@ -13,13 +13,14 @@
  * chain to it (for a fault the program handles, its handler runs first and
  * recording goes on: see on_signal).  For SIGTERM/SIGINT a program handler replaces ours
  * entirely: the program then decides how to exit, and exit() flushes.
- *
- * _exit and _Exit are interposed to flush first (the normal exit path is
- * an atexit handler, runtime.c).
  */
 #define _GNU_SOURCE
-#include "runtime.h"
+#include "crash.h"
 #include "output.h"
+#include "recorder.h"
+#include "resolve.h"
+#include "thread.h"
+#include "timing.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -172,28 +173,4 @@ W15_EXPORT sighandler_t signal(int sig, sighandler_t handler)
     if (sigaction(sig, &a, &o) != 0)
         return SIG_ERR;
     return (o.sa_flags & SA_SIGINFO) ? (sighandler_t)(void *)o.sa_sigaction : o.sa_handler;
-}
-
-typedef void (*exit_fn)(int) __attribute__((noreturn));
-
-static void call_real_exit(const char *name, int status) __attribute__((noreturn));
-static void call_real_exit(const char *name, int status)
-{
-    exit_fn f = (exit_fn)w15_real_dlsym(RTLD_NEXT, name);
-    if (f)
-        f(status);
-    for (;;)
-        syscall(SYS_exit_group, status);
-}
-
-W15_EXPORT void _exit(int status)
-{
-    w15_shutdown();
-    call_real_exit("_exit", status);
-}
-
-W15_EXPORT void _Exit(int status)
-{
-    w15_shutdown();
-    call_real_exit("_Exit", status);
 }

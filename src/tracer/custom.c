@@ -2,8 +2,16 @@
  * glapi/annotations.txt): the GetProcAddress family.  They record the call
  * like any other and return our wrapper for every name we know (so calls
  * made through the returned pointer are traced), the real pointer with one
- * warning for names we do not know. */
-#include "runtime.h"
+ * warning for names we do not know.
+ *
+ * Module: owns the hand-written wrappers; nothing calls them but the
+ * program, so there is no header.  May use record (w15_pre/w15_post like a
+ * generated wrapper), resolve and log.  Must never use anything else. */
+#include "record.h"
+#include "log.h"
+#include "resolve.h"
+
+#include <pthread.h>
 
 #include <errno.h>
 #include <string.h>

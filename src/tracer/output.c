@@ -23,7 +23,8 @@
 #include "decl.h"
 #include "log.h"
 #include "queue.h"
-#include "runtime.h"
+#include "thread.h"
+#include "timing.h"
 #include "state.h"
 #include "funcs.h"
 

@@ -1,21 +1,11 @@
-/* pixels.c -- the current context per thread, and pixel-transfer sizes
- * under its pixel store state.
- *
- * The API and version of the current context are read once per
- * MakeCurrent (lazily, at the first pixel query) with the real
- * glGetString(GL_VERSION): "OpenGL ES x.y" / "OpenGL ES-CM 1.1" mean GLES.
- * Pixel store values are read with the real glGetIntegerv, only for pnames
- * that exist in that API/version, so no query can raise a GL error; we never
- * call glGetError.
- */
-#include "runtime.h"
+/* pixels.c -- pixel-transfer sizes under the current context's pixel
+ * store state (pixels.h).  Pixel store values are read through context.c,
+ * only for pnames that exist in the context's API/version, so no query can
+ * raise a GL error; we never call glGetError. */
 #include "pixels.h"
-
-#include <errno.h>
-#include <string.h>
+#include "context.h"
 
 enum {
-    GL_VERSION_ = 0x1F02,
     GL_UNPACK_ROW_LENGTH = 0x0CF2, GL_UNPACK_SKIP_ROWS = 0x0CF3, GL_UNPACK_SKIP_PIXELS = 0x0CF4,
     GL_UNPACK_ALIGNMENT = 0x0CF5, GL_PACK_ROW_LENGTH = 0x0D02, GL_PACK_SKIP_ROWS = 0x0D03,
     GL_PACK_SKIP_PIXELS = 0x0D04, GL_PACK_ALIGNMENT = 0x0D05,
@@ -24,100 +14,20 @@ enum {
     GL_PIXEL_PACK_BUFFER_BINDING = 0x88ED, GL_PIXEL_UNPACK_BUFFER_BINDING = 0x88EF,
 };
 
-/* ctx_kind values */
-enum { CTX_UNKNOWN = 0, CTX_NONE, CTX_GL, CTX_GLES };
-
-typedef const unsigned char *(*get_string_fn)(unsigned);
-typedef void (*get_integerv_fn)(unsigned, int *);
-static int id_get_string = -1, id_get_integerv = -1;
-
-void w15_pixels_init(void)
+/* Is version major.minor at least a.b? */
+static int ver_at_least(int major, int minor, int a, int b)
 {
-    id_get_string = w15_func_lookup("glGetString");
-    id_get_integerv = w15_func_lookup("glGetIntegerv");
-}
-
-void w15_context_changed(w15_thread_t *t, void *ctx)
-{
-    t->context = ctx;
-    t->ctx_kind = CTX_UNKNOWN;
-}
-
-static int parse_int(const char **s)
-{
-    int v = 0;
-    while (**s >= '0' && **s <= '9')
-        v = v * 10 + (*(*s)++ - '0');
-    return v;
-}
-
-static w15_thread_t *ctx_info(void)
-{
-    w15_thread_t *t = w15_tls;
-    if (!t || id_get_string < 0)
-        return NULL;
-    if (t->ctx_kind != CTX_UNKNOWN)
-        return t;
-    int e = errno;
-    get_string_fn gs = (get_string_fn)W15_REAL((uint32_t)id_get_string);
-    const char *v = (const char *)gs(GL_VERSION_);
-    t->ctx_kind = CTX_NONE;
-    t->ctx_major = t->ctx_minor = 0;
-    if (v) {
-        if (strncmp(v, "OpenGL ES", 9) == 0) {
-            t->ctx_kind = CTX_GLES;
-            v += 9;
-            while (*v && (*v < '0' || *v > '9'))
-                v++;
-        } else {
-            t->ctx_kind = CTX_GL;
-        }
-        t->ctx_major = parse_int(&v);
-        if (*v == '.') {
-            v++;
-            t->ctx_minor = parse_int(&v);
-        }
-    }
-    errno = e;
-    return t;
-}
-
-static int ver_at_least(const w15_thread_t *t, int major, int minor)
-{
-    return t->ctx_major > major || (t->ctx_major == major && t->ctx_minor >= minor);
-}
-
-int w15_context_api(int *major, int *minor)
-{
-    w15_thread_t *t = ctx_info();
-    if (!t || (t->ctx_kind != CTX_GL && t->ctx_kind != CTX_GLES))
-        return 0;
-    *major = t->ctx_major;
-    *minor = t->ctx_minor;
-    return t->ctx_kind == CTX_GL ? 1 : 2;
-}
-
-static int get_int(unsigned pname, int dflt)
-{
-    if (id_get_integerv < 0)
-        return dflt;
-    get_integerv_fn gi = (get_integerv_fn)W15_REAL((uint32_t)id_get_integerv);
-    int v = dflt;
-    gi(pname, &v);
-    return v;
+    return major > a || (major == a && minor >= b);
 }
 
 int w15_pixel_buffer_bound(int pack)
 {
-    w15_thread_t *t = ctx_info();
-    if (!t || t->ctx_kind == CTX_NONE)
+    int major = 0, minor = 0, api = w15_context_api(&major, &minor);
+    if (!api)
         return 0;
-    if (t->ctx_kind == CTX_GL ? !ver_at_least(t, 2, 1) : !ver_at_least(t, 3, 0))
+    if (api == 1 ? !ver_at_least(major, minor, 2, 1) : !ver_at_least(major, minor, 3, 0))
         return 0;
-    int e = errno;
-    int v = get_int(pack ? GL_PIXEL_PACK_BUFFER_BINDING : GL_PIXEL_UNPACK_BUFFER_BINDING, 0);
-    errno = e;
-    return v != 0;
+    return w15_context_get_int(pack ? GL_PIXEL_PACK_BUFFER_BINDING : GL_PIXEL_UNPACK_BUFFER_BINDING, 0) != 0;
 }
 
 /* Components per pixel of a format; 0 unknown. */
@@ -209,24 +119,22 @@ static void read_store(int pack, int three_d, store_t *s)
 {
     s->align = 4;
     s->row_length = s->skip_rows = s->skip_pixels = s->image_height = s->skip_images = 0;
-    w15_thread_t *t = ctx_info();
-    if (!t || t->ctx_kind == CTX_NONE)
+    int major = 0, minor = 0, api = w15_context_api(&major, &minor);
+    if (!api)
         return;
-    int e = errno;
-    s->align = get_int(pack ? GL_PACK_ALIGNMENT : GL_UNPACK_ALIGNMENT, 4);
-    int gl = t->ctx_kind == CTX_GL;
-    int es3 = t->ctx_kind == CTX_GLES && t->ctx_major >= 3;
+    s->align = w15_context_get_int(pack ? GL_PACK_ALIGNMENT : GL_UNPACK_ALIGNMENT, 4);
+    int gl = api == 1;
+    int es3 = api == 2 && major >= 3;
     if (gl || es3) {
-        s->row_length = get_int(pack ? GL_PACK_ROW_LENGTH : GL_UNPACK_ROW_LENGTH, 0);
-        s->skip_rows = get_int(pack ? GL_PACK_SKIP_ROWS : GL_UNPACK_SKIP_ROWS, 0);
-        s->skip_pixels = get_int(pack ? GL_PACK_SKIP_PIXELS : GL_UNPACK_SKIP_PIXELS, 0);
+        s->row_length = w15_context_get_int(pack ? GL_PACK_ROW_LENGTH : GL_UNPACK_ROW_LENGTH, 0);
+        s->skip_rows = w15_context_get_int(pack ? GL_PACK_SKIP_ROWS : GL_UNPACK_SKIP_ROWS, 0);
+        s->skip_pixels = w15_context_get_int(pack ? GL_PACK_SKIP_PIXELS : GL_UNPACK_SKIP_PIXELS, 0);
     }
     /* 3D images: GL 1.2+ both directions, GLES 3.0 unpack only */
-    if (three_d && ((gl && ver_at_least(t, 1, 2)) || (es3 && !pack))) {
-        s->image_height = get_int(pack ? GL_PACK_IMAGE_HEIGHT : GL_UNPACK_IMAGE_HEIGHT, 0);
-        s->skip_images = get_int(pack ? GL_PACK_SKIP_IMAGES : GL_UNPACK_SKIP_IMAGES, 0);
+    if (three_d && ((gl && ver_at_least(major, minor, 1, 2)) || (es3 && !pack))) {
+        s->image_height = w15_context_get_int(pack ? GL_PACK_IMAGE_HEIGHT : GL_UNPACK_IMAGE_HEIGHT, 0);
+        s->skip_images = w15_context_get_int(pack ? GL_PACK_SKIP_IMAGES : GL_UNPACK_SKIP_IMAGES, 0);
     }
-    errno = e;
     if (s->align != 1 && s->align != 2 && s->align != 4 && s->align != 8)
         s->align = 4;
     if (s->row_length < 0) s->row_length = 0;

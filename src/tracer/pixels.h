@@ -1,8 +1,9 @@
-/* pixels.h -- sizes of pixel transfers under the current context's pixel
- * store state (GL_UNPACK_* / GL_PACK_*) and pixel-buffer bindings.
- * Implemented in src/tracer/pixels.c by the runtime: it knows the current
- * context and its API/version, queries only pnames valid there, never
- * causes a GL error and never changes GL state. */
+/* pixels.h -- pixel transfers.  Owns how many bytes a pixel transfer
+ * reads or writes in the program's memory (the image's format, type and
+ * size under the current context's GL_UNPACK_* / GL_PACK_* store state),
+ * and whether a pixel buffer is bound (the pointer is then an offset).
+ * May use context.  Must never use record, timing or thread: COMPSIZE
+ * helpers (compsize.c) and the recorder ask it. */
 #ifndef W15_PIXELS_H
 #define W15_PIXELS_H
 #include <stddef.h>
@@ -14,7 +15,4 @@ size_t w15_image_bytes(int pack, uint32_t format, uint32_t type,
 /* Nonzero when a PIXEL_UNPACK_BUFFER (pack=0) / PIXEL_PACK_BUFFER (pack=1)
  * is bound in the current context: the pointer is then an offset. */
 int w15_pixel_buffer_bound(int pack);
-/* The current context's API: 0 none or unknown, 1 desktop GL, 2 GLES; and
- * its version (read once per MakeCurrent with the real glGetString). */
-int w15_context_api(int *major, int *minor);
 #endif

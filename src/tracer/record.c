@@ -14,9 +14,16 @@
  * the out-of-line pieces of the fast path (w15_fast_end_slow,
  * w15_fput_uv_big).
  */
-#include "runtime.h"
+#include "record.h"
+#include "recorder.h"
+#include "config.h"
+#include "context.h"
 #include "decl.h"
+#include "log.h"
 #include "pixels.h"
+#include "state.h"
+#include "thread.h"
+#include "timing.h"
 #include "funcs.h"
 
 #include <errno.h>
@@ -24,11 +31,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-_Atomic uint64_t *w15_declared;
+/* Per function, set (release) once its declaration is queued: bits 0-7 =
+ * index of the first parameter encoded after the call + 1, W15_FI_* flags,
+ * bits 16-23 the number of parameters, bits 32-63 first_param (a copy of
+ * w15_funcs[id], so the fast path needs one load). */
+static _Atomic uint64_t *w15_declared;
+#define W15_FI_SIMPLE 0x100u  /* every parameter and the result by value: fast path */
+#define W15_FI_VOID 0x200u    /* ... and no result: the whole call is encoded in w15_pre */
+/* Per parameter (w15_params order): the fast-path encoding op. */
+static uint8_t *w15_prog;
 uint8_t w15_fast_ok[W15F__TOTAL];
-uint8_t *w15_prog;
 
 #define CHUNK_LIMIT W15_CHUNK_LIMIT
+
+static int put_thread_switch(w15_thread_t *t);
 
 /* c->state bits; bits 8..15 hold the index of the first parameter encoded
  * in w15_post. */
@@ -37,6 +53,7 @@ uint8_t *w15_prog;
 #define ST_TIMING 4u  /* timing hooks run for this call */
 #define ST_DONE 8u    /* fast path: the call is encoded and committed */
 #define ST_FASTRES 16u /* fast path: only the result and the extras are left */
+#define ST_SCOPE (1u << 16) /* timing: the call's scope record is open */
 
 /* Fast-path ops, one per parameter (w15_prog); 0x80 = a group index follows. */
 enum { P_SLOW = 0, P_U8, P_U16, P_U32, P_U64, P_SVARI, P_F32, P_F64, P_BOOL, P_NONE };
@@ -719,7 +736,7 @@ static __attribute__((noinline)) void pre_general(w15_thread_t *t, w15_callctx_t
     }
     w15_buf_t *b = &t->buf;
     unsigned fo = (info & 0xff) - 1;
-    if (W15_UNLIKELY(b->len == 0) && w15_put_thread_switch(t)) {
+    if (W15_UNLIKELY(b->len == 0) && put_thread_switch(t)) {
         c->state = slow;
         encode_failed(t, c);
         return;
@@ -755,7 +772,8 @@ static __attribute__((noinline)) void pre_general(w15_thread_t *t, w15_callctx_t
     t->pre_complete = fo == np;
     if (W15_UNLIKELY((flags | W15_TIMING_EVERY_CALL) & w15_timing_mask) && w15_timing_on) {
         c->state |= ST_TIMING | ST_SLOW;
-        w15_timing_pre(t, c, id, flags, args);
+        if (w15_timing_pre(t, id, flags, args))
+            c->state |= ST_SCOPE;
     }
 }
 
@@ -799,7 +817,7 @@ void w15_pre(w15_callctx_t *c, uint32_t id, const w15_slot_t *args)
             t->seq++;
             c->state = ST_DONE;
         } else {
-            /* for the crash path (output.c): this call's inputs are complete */
+            /* for the crash path (w15_record_crash_complete): the inputs are complete */
             t->call_start = b->len;
             t->nptr = 0;
             t->cur_id = id;
@@ -815,7 +833,7 @@ static void post_slow(w15_thread_t *t, w15_callctx_t *c, const w15_slot_t *args,
                       uint32_t flags)
 {
     if (c->state & ST_TIMING)
-        w15_timing_post(t, c, flags);
+        w15_timing_post(t, (c->state & ST_SCOPE) != 0, flags);
     if ((flags & W15_FN_MAKE_CURRENT) && ret && ret->u != 0) {
         const w15_func_sig_t *f = &w15_funcs[c->id];
         void *ctx = f->context_param < f->nparams ? (void *)args[f->context_param].p : NULL;
@@ -893,7 +911,9 @@ fail:
     atomic_store_explicit(&t->in_call, 0, memory_order_release);
 }
 
-int w15_put_thread_switch(w15_thread_t *t)
+/* Write wip15ThreadSwitch at the start of t->buf (which is empty).
+ * Returns 0 or -1 (out of memory). */
+static int put_thread_switch(w15_thread_t *t)
 {
     char name[17] = { 0 };
     w15_thread_name(name);

@@ -1,6 +1,12 @@
-/* record.h -- the interface between the generated wrappers (gen/wrappers.c)
- * and the tracer runtime (src/tracer/).  A generated wrapper has one of two
- * shapes (codegen/templates/wrapper*.c.in).
+/* record.h -- the recorder's side for the generated wrappers
+ * (gen/wrappers.c, codegen/templates/wrapper*.c.in) and custom.c: the
+ * general path's entry points (w15_pre, w15_post) and the inline fast path,
+ * with only what they need: the thread's state (thread.h), whether we
+ * record (state.h), the real entry points (resolve.h), the timing records
+ * (tmrec.h).  The recorder's module statement (owns, may use, must never
+ * use) is in recorder.h, its side for the rest of the runtime.
+ *
+ * A generated wrapper has one of two shapes.
  *
  * The general shape, for a function with a pointer or an output:
  *
@@ -15,9 +21,7 @@
  *       return r_;
  *   }
  *
- * Packing: integer types of any width are stored sign- or zero-extended in
- * .u/.i as their C type dictates, GLfloat in .f, GLdouble in .d, pointers,
- * handles and callbacks in .p.
+ * Packing: w15_slot_t (src/common/apitable.h).
  *
  * The fast shape, for a function whose parameters (and result) are all
  * recorded by value (W15_CAP_VALUE, or handles: W15_CAP_PTR of base Ptr)
@@ -77,7 +81,6 @@ typedef struct w15_callctx {
     struct w15_thread *t; /* NULL when this call is not recorded */
     uint32_t id;          /* function index */
     uint32_t state;       /* runtime-private */
-    uint64_t t0;          /* clock ticks at entry, when timing is on */
 } w15_callctx_t;
 
 /* Called by every generated wrapper (the fast shape: when the fast path
@@ -207,7 +210,7 @@ W15_INLINE uint8_t *w15_fput_f64(uint8_t *p, double v)
 }
 
 /* A function with a result, before the real call: the inputs (up to p) are
- * complete, for the crash path (output.c). */
+ * complete, for the crash path (record.c w15_record_crash_complete). */
 W15_INLINE void w15_fast_inputs(w15_thread_t *t, uint8_t *p, uint32_t id)
 {
     t->call_start = t->buf.len;

@@ -14,7 +14,10 @@
  * stays on the stack and glibc sees the original caller.
  */
 #define _GNU_SOURCE
-#include "runtime.h"
+#include "resolve.h"
+#include "log.h"
+
+#include "apitable.h"
 
 #include <dlfcn.h>
 #include <errno.h>

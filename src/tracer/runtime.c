@@ -1,10 +1,24 @@
 /* runtime.c -- life cycle of the tracer inside the traced process: the
  * library constructor, lazy start at the first GL call, failure, and the
  * final flush at exit. */
+#define _GNU_SOURCE
 #include "runtime.h"
+#include "config.h"
+#include "context.h"
+#include "crash.h"
 #include "decl.h"
+#include "log.h"
 #include "output.h"
+#include "recorder.h"
+#include "resolve.h"
+#include "state.h"
+#include "thread.h"
+#include "timing.h"
 #include "tracefile.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <sys/syscall.h>
 
 #include <errno.h>
 #include <stdlib.h>
@@ -59,7 +73,7 @@ void w15_start(void)
         errno = e;
         return;
     }
-    w15_pixels_init();
+    w15_context_init();
     if (start_output() != 0) {
         atomic_store(&w15_state, W15_ST_OFF);
         pthread_mutex_unlock(&start_lock);
@@ -114,4 +128,30 @@ __attribute__((constructor)) static void w15_init(void)
     w15_config_load();
     atexit(at_exit);
     pthread_atfork(NULL, NULL, in_child);
+}
+
+/* _exit and _Exit flush first (the normal exit path is the atexit
+ * handler above). */
+typedef void (*exit_fn)(int) __attribute__((noreturn));
+
+static void call_real_exit(const char *name, int status) __attribute__((noreturn));
+static void call_real_exit(const char *name, int status)
+{
+    exit_fn f = (exit_fn)w15_real_dlsym(RTLD_NEXT, name);
+    if (f)
+        f(status);
+    for (;;)
+        syscall(SYS_exit_group, status);
+}
+
+W15_EXPORT void _exit(int status)
+{
+    w15_shutdown();
+    call_real_exit("_exit", status);
+}
+
+W15_EXPORT void _Exit(int status)
+{
+    w15_shutdown();
+    call_real_exit("_Exit", status);
 }

@@ -17,8 +17,10 @@
  * (old kernels, seccomp) idle threads are collected only at thread or
  * process exit.
  */
-#include "runtime.h"
+#include "thread.h"
 #include "queue.h"
+#include "runtime.h" /* w15_start: the lazy start */
+#include "state.h"
 
 #include <errno.h>
 #include <linux/membarrier.h>

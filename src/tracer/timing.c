@@ -9,14 +9,18 @@
  * number in the WIP15 trace (wip15ThreadSwitch.first_seq + position).
  * One zone per thread, named "<tid>:<thread name>".
  *
- * Two sides.  A GL thread only appends records (record.h w15_tmrec_t: raw
+ * Two sides.  A GL thread only appends records (tmrec.h w15_tmrec_t: raw
  * clock ticks, no formatting) to the array that travels with its chunk;
  * the fast path does that inline for call scopes.  The output thread
  * converts each chunk's records into the zone's events and writes them
  * (w15_timing_feed), after the chunk's WIP15 bytes.  So a zone has one
  * writer, and the GL thread pays two clock reads and a few stores per
  * timed call (docs/PERFORMANCE.md "Timing"). */
-#include "runtime.h"
+#include "timing.h"
+#include "config.h"
+#include "context.h"
+#include "log.h"
+#include "resolve.h"
 #include "funcs.h"
 
 #include <errno.h>
@@ -27,7 +31,6 @@
 
 #include "wtf_emitter.h"
 #include "clock.h"
-#include "pixels.h"
 
 int w15_timing_on;
 uint32_t w15_timing_mask;
@@ -84,7 +87,7 @@ void w15_timing_thread_start(w15_thread_t *t)
 }
 
 /* ------------------------------------------------------------------ */
-/* The GL thread's side: records (record.h w15_tmrec_t)                */
+/* The GL thread's side: records (tmrec.h w15_tmrec_t)                 */
 
 /* Room for n records in t's array, or NULL (no array, or full: the record
  * is dropped; the chunk is handed over at W15_TM_SUBMIT, so this happens
@@ -206,19 +209,17 @@ void w15_timing_declare(uint32_t id, uint32_t flags)
         w15_wtf_call_event(w, id, w15_str(w15_funcs[id].name));
 }
 
-#define SCOPE_OPEN (1u << 16) /* c->state: a call record is open at t->tm_cur */
-
-void w15_timing_pre(w15_thread_t *t, w15_callctx_t *c, uint32_t id, uint32_t flags, const w15_slot_t *args)
+int w15_timing_pre(w15_thread_t *t, uint32_t id, uint32_t flags, const w15_slot_t *args)
 {
     if (!zone(t))
-        return;
+        return 0;
     if (W15_UNLIKELY(flags & W15_FN_FRAME_END)) {
         int e = errno;
         gpu_frame_end(t);
         errno = e;
     }
     uint64_t now = w15_ticks();
-    c->t0 = now;
+    int open = 0;
     if (flags & (W15_FN_GROUP_PUSH | W15_FN_MARKER)) {
         size_t n = 0;
         const char *s = str_arg(id, args, &n);
@@ -238,17 +239,18 @@ void w15_timing_pre(w15_thread_t *t, w15_callctx_t *c, uint32_t id, uint32_t fla
             r->kind = id;
             r->arg = (uint32_t)t->seq;
             r->t0 = now;
-            c->state |= SCOPE_OPEN;
+            open = 1;
         }
     }
+    return open;
 }
 
-void w15_timing_post(w15_thread_t *t, w15_callctx_t *c, uint32_t flags)
+void w15_timing_post(w15_thread_t *t, int scope_open, uint32_t flags)
 {
     if (!t->wtf_zone || !t->tm)
         return;
     uint64_t now = w15_ticks();
-    if (c->state & SCOPE_OPEN) {
+    if (scope_open) {
         t->tm_cur->t1 = now;
         tm_commit(t, 1);
     }

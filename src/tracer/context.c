@@ -1,0 +1,95 @@
+/* context.c -- the context current on each thread (context.h).
+ *
+ * The API and version of the current context are read once per
+ * MakeCurrent (lazily, at the first question) with the real
+ * glGetString(GL_VERSION): "OpenGL ES x.y" / "OpenGL ES-CM 1.1" mean GLES.
+ * We never call glGetError. */
+#include "context.h"
+#include "resolve.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "apitable.h"
+
+enum { GL_VERSION_ = 0x1F02 };
+
+/* ctx_kind values */
+enum { CTX_UNKNOWN = 0, CTX_NONE, CTX_GL, CTX_GLES };
+
+typedef const unsigned char *(*get_string_fn)(unsigned);
+typedef void (*get_integerv_fn)(unsigned, int *);
+static int id_get_string = -1, id_get_integerv = -1;
+
+void w15_context_init(void)
+{
+    id_get_string = w15_func_lookup("glGetString");
+    id_get_integerv = w15_func_lookup("glGetIntegerv");
+}
+
+void w15_context_changed(w15_thread_t *t, void *ctx)
+{
+    t->context = ctx;
+    t->ctx_kind = CTX_UNKNOWN;
+}
+
+static int parse_int(const char **s)
+{
+    int v = 0;
+    while (**s >= '0' && **s <= '9')
+        v = v * 10 + (*(*s)++ - '0');
+    return v;
+}
+
+static w15_thread_t *ctx_info(void)
+{
+    w15_thread_t *t = w15_tls;
+    if (!t || id_get_string < 0)
+        return NULL;
+    if (t->ctx_kind != CTX_UNKNOWN)
+        return t;
+    int e = errno;
+    get_string_fn gs = (get_string_fn)W15_REAL((uint32_t)id_get_string);
+    const char *v = (const char *)gs(GL_VERSION_);
+    t->ctx_kind = CTX_NONE;
+    t->ctx_major = t->ctx_minor = 0;
+    if (v) {
+        if (strncmp(v, "OpenGL ES", 9) == 0) {
+            t->ctx_kind = CTX_GLES;
+            v += 9;
+            while (*v && (*v < '0' || *v > '9'))
+                v++;
+        } else {
+            t->ctx_kind = CTX_GL;
+        }
+        t->ctx_major = parse_int(&v);
+        if (*v == '.') {
+            v++;
+            t->ctx_minor = parse_int(&v);
+        }
+    }
+    errno = e;
+    return t;
+}
+
+int w15_context_api(int *major, int *minor)
+{
+    w15_thread_t *t = ctx_info();
+    if (!t || (t->ctx_kind != CTX_GL && t->ctx_kind != CTX_GLES))
+        return 0;
+    *major = t->ctx_major;
+    *minor = t->ctx_minor;
+    return t->ctx_kind == CTX_GL ? 1 : 2;
+}
+
+int w15_context_get_int(unsigned pname, int dflt)
+{
+    if (id_get_integerv < 0)
+        return dflt;
+    int e = errno;
+    get_integerv_fn gi = (get_integerv_fn)W15_REAL((uint32_t)id_get_integerv);
+    int v = dflt;
+    gi(pname, &v);
+    errno = e;
+    return v;
+}

@@ -1,0 +1,15 @@
+/* crash.h -- fatal signals.  Owns the handlers for SIGSEGV, SIGBUS,
+ * SIGILL, SIGFPE, SIGABRT (and SIGTERM/SIGINT left at their default): they
+ * write what is recorded (output, timing, the crashed call through record)
+ * and then do what would have happened without us; and the interposed
+ * sigaction/signal that keep our handler in front of the program's.  May
+ * use output, timing, record, thread, state and resolve.  Must never use
+ * runtime: exits are runtime's (runtime.c interposes _exit), a crash is
+ * not an exit. */
+#ifndef W15_CRASH_H
+#define W15_CRASH_H
+
+/* Install the handlers (at start, once). */
+void w15_crash_init(void);
+
+#endif

@@ -1,0 +1,24 @@
+/* recorder.h -- what the rest of the runtime asks the recorder (record.c);
+ * record.h is the generated wrappers' side of the same module.  The
+ * recorder owns the encoding of calls: the general path that walks a
+ * function's signature, the inline fast path, which functions are ready for
+ * it (declared, their fast-path byte set), the current call of each thread
+ * and the frame ends.  May use decl, thread, state, timing, context,
+ * pixels, resolve, tmrec, config, log and the generated tables.  Must never
+ * use queue, output, crash or runtime (apart from the lazy start, through
+ * thread): the recorder fills a thread's buffer, others move it. */
+#ifndef W15_RECORDER_H
+#define W15_RECORDER_H
+
+#include <stddef.h>
+
+#include "thread.h"
+
+/* Allocate the per-function tables.  0 or -1. */
+int w15_record_init(void);
+/* Crash (async-signal-safe): complete t's current call when all its inputs
+ * are encoded (an empty result and the extra wip15.crash, so the fatal call
+ * itself is in the trace); the length of t's buffer to write. */
+size_t w15_record_crash_complete(w15_thread_t *t);
+
+#endif
