@@ -228,36 +228,6 @@ static int nomem(rp_exec_t *x)
     return -1;
 }
 
-/* The pointer entries of extra wip15.ptr (param -> value), at most 16. */
-typedef struct { uint32_t n; uint32_t param[16]; uint64_t ptr[16]; } ptrx_t;
-
-static int read_ptrx(rp_exec_t *x, const w15_call_t *wc, ptrx_t *px)
-{
-    px->n = 0;
-    for (uint32_t e = 0; e < wc->nextras; e++) {
-        const w15_extra_t *ex = &wc->extras[e];
-        if (ex->name.len != 9 || memcmp(ex->name.ptr, "wip15.ptr", 9) != 0)
-            continue;
-        const uint8_t *d = ex->data.cdata;
-        if (ex->data.method != W15_COMP_NONE) {
-            w15_error_t err;
-            d = w15_reader_blob(x->st->rd, &ex->data, &err);
-            if (!d) {
-                rp_fatal(x->st, "%s", err.msg);
-                return -1;
-            }
-        }
-        for (uint32_t k = 0; k + 12 <= ex->data.size && px->n < 16; k += 12) {
-            uint32_t p;
-            uint64_t v;
-            memcpy(&p, d + k, 4);
-            memcpy(&v, d + k + 4, 8);
-            px->param[px->n] = p, px->ptr[px->n] = v, px->n++;
-        }
-    }
-    return 0;
-}
-
 static const rp_role_t *role_of(uint32_t fn, uint32_t param, unsigned role)
 {
     const rp_func_t *f = &rp_funcs[fn];
@@ -366,10 +336,15 @@ int rp_decode(rp_exec_t *x, rp_call_t *c)
         return 0;
     }
     const w15_param_sig_t *ps = &w15_params[fs->first_param];
-    ptrx_t px;
-    px.n = 0;
-    if (wc->nextras && read_ptrx(x, wc, &px))
-        return -1;
+    const w15_ptr_entry_t *pe = NULL;
+    uint32_t npe = 0;
+    if (wc->nextras) {
+        w15_error_t err;
+        if (w15_reader_ptrs(st->rd, wc, &pe, &npe, &err)) {
+            rp_fatal(st, "%s", err.msg);
+            return -1;
+        }
+    }
     int last_blob = -1;
     size_t last_blob_size = 0;
     c->nargs = np;
@@ -378,12 +353,9 @@ int rp_decode(rp_exec_t *x, rp_call_t *c)
         const w15_value_t *v = &wc->args[i];
         rp_val_t *a = &c->a[i];
         a->u = 0;
-        if (px.n) {
-            uint32_t k = 0;
-            while (k < px.n && px.param[k] != i)
-                k++;
-            if (k < px.n) {
-                uint64_t p = px.ptr[k];
+        uint64_t p;
+        if (npe && w15_ptr_find(pe, npe, i, &p)) {
+            {
                 if (p == 0)
                     continue; /* NULL */
                 int unpack = (fs->flags & W15_FN_PIXEL_UNPACK) && s->cap == W15_CAP_DATA_IN;
