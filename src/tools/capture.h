@@ -1,6 +1,12 @@
 /* capture.h -- what `wip15 frames` and `wip15 export` do first: read a
  * timing capture (every generation of a rotated one, docs/WTF.md "Reading a
- * rotated capture") and build its timeline. */
+ * rotated capture") and build its timeline.
+ *
+ * Owns: loading a capture for a command and the wording of its warnings
+ * and notes on stderr.  May use: libwip15wtftools (wtf_analysis.h), stdio
+ * on stderr.  Must never use: stdout (the commands print the results), the
+ * WIP15 trace reader.
+ */
 #ifndef W15_TOOLS_CAPTURE_H
 #define W15_TOOLS_CAPTURE_H
 
