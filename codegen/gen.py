@@ -6,7 +6,8 @@ registries and the project's annotations.
            --annotations glapi/annotations.txt [--annotations more.txt] \
            [--compsize src/tracer/compsize.c] --out DIR [--stats]
 
-Writes DIR/{funcs.h,protos.h,wrappers.c,apitable.c,compsize_ids.h}.
+Writes DIR/{funcs.h,protos.h,wrappers.c,apitable.c,compsize_ids.h} and
+DIR/replay_table.c (emit_replay.py).
 
     gen.py --check-compsize DIR/compsize_ids.h src/tracer/compsize.c [--stamp F]
 
