@@ -462,6 +462,20 @@ int w15_writer_flush(w15_writer_t *w, w15_error_t *err);
  * freed either way).  NULL is accepted. */
 int w15_writer_close(w15_writer_t *w, w15_error_t *err);
 
+/* The crash path: for a fatal-signal handler of the writing process, when
+ * no other thread is inside the writer (the caller guarantees it).
+ * Async-signal-safe: no allocation and no lock, only write(2) and, with
+ * stream_lz4, the LZ4 frame compressor the writer allocated when it opened.
+ * Appends the raw WIP15 stream bytes p[0..n) (whole operations; their
+ * blobs stay uncompressed) after everything submitted so far, the bytes
+ * still in the writer's staging buffer first; with stream_lz4 they go
+ * through the open LZ4 frame, which is flushed (every byte appended so far
+ * reads back) but never ended: readers report such a file as cut, with
+ * every operation before the cut intact (docs/FORMAT.md "End of file").
+ * Returns 0, or -1 when a write failed or the writer had failed (later
+ * calls then return -1 too). */
+int w15_writer_crash_write(w15_writer_t *w, const void *p, size_t n);
+
 typedef struct w15_writer_stats {
     uint64_t ops, calls;
     uint64_t blob_bytes_raw, blob_bytes_stored;

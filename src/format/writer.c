@@ -387,6 +387,62 @@ w15_writer_t *w15_writer_open(const char *path, int overwrite, const w15_writer_
     return w15_writer_open_fd(fd, path, opts, err);
 }
 
+/* ------------------------------------------------------------------ */
+/* Crash path (async-signal-safe: no allocation, no lock, no messages)  */
+
+static int crash_write_fd(int fd, const uint8_t *p, size_t n)
+{
+    while (n) {
+        ssize_t r = write(fd, p, n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return -1;
+        p += r;
+        n -= (size_t)r;
+    }
+    return 0;
+}
+
+/* WIP15 stream bytes to the file, through the LZ4 frame if there is one
+ * (LZ4F_compressUpdate and LZ4F_flush allocate nothing: the context and
+ * its buffers were allocated by LZ4F_compressBegin, zbuf by the writer). */
+static int crash_stream(w15_writer_t *w, const uint8_t *p, size_t n)
+{
+    if (!w->cctx)
+        return crash_write_fd(w->fd, p, n);
+    while (n > 0) {
+        size_t chunk = n < w->ocap ? n : w->ocap;
+        size_t r = LZ4F_compressUpdate(w->cctx, w->zbuf, w->zcap, p, chunk, NULL);
+        if (LZ4F_isError(r) || (r && crash_write_fd(w->fd, w->zbuf, r)))
+            return -1;
+        p += chunk;
+        n -= chunk;
+    }
+    return 0;
+}
+
+int w15_writer_crash_write(w15_writer_t *w, const void *p, size_t n)
+{
+    if (w->failed)
+        return -1;
+    int rc = 0;
+    if (w->olen) {
+        size_t k = w->olen;
+        w->olen = 0;
+        rc = crash_stream(w, w->out, k);
+    }
+    if (rc == 0)
+        rc = crash_stream(w, p, n);
+    if (rc == 0 && w->cctx) {
+        size_t r = LZ4F_flush(w->cctx, w->zbuf, w->zcap, NULL);
+        rc = LZ4F_isError(r) || (r && crash_write_fd(w->fd, w->zbuf, r)) ? -1 : 0;
+    }
+    if (rc)
+        w->failed = 1;
+    return rc;
+}
+
 void w15_writer_get_stats(const w15_writer_t *w, w15_writer_stats_t *st)
 {
     *st = w->st;

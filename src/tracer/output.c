@@ -14,9 +14,9 @@
  *
  * Crash path: `wlock` is held by the output thread while it is inside the
  * writer; a fatal-signal handler takes it (value 2) and then appends the
- * remaining chunks raw with write(2); raw chunks are valid WIP15 (blobs stay
- * uncompressed); with WIP15_STREAM=lz4 they go in as uncompressed blocks of
- * the open LZ4 frame.
+ * remaining chunks raw (w15_writer_crash_write: after the writer's staging
+ * buffer; with WIP15_STREAM=lz4 through the open LZ4 frame); raw chunks are
+ * valid WIP15 (their blobs stay uncompressed).
  */
 #include "output.h"
 #include "config.h"
@@ -45,7 +45,7 @@ static pthread_t out_thread;
 static int out_started;
 static pid_t out_pid;
 static int writer_dead;
-static int crash_fd = -1;
+static int crash_file; /* the crash path writes into the trace */
 
 static uint64_t now_ns(void)
 {
@@ -235,91 +235,23 @@ void w15_output_forget(void)
 /* ------------------------------------------------------------------ */
 /* Crash path (async-signal-safe)                                      */
 
-static void write_all(int fd, const uint8_t *p, size_t n)
+/* Raw stream bytes after what the writer has (writer.c
+ * w15_writer_crash_write: the staging buffer first; with WIP15_STREAM=lz4
+ * through the open frame).  Nothing without a file (the writer failed). */
+static void crash_append(const void *p, size_t n)
 {
-    while (n) {
-        ssize_t r = write(fd, p, n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return;
-        p += r;
-        n -= (size_t)r;
-    }
+    if (crash_file)
+        w15_writer_crash_write(writer, p, n);
 }
 
-/* XXH32 (seed 0), for the block checksums of the LZ4 frame (the writer
- * enables them); written from the algorithm's specification. */
-static uint32_t rotl32(uint32_t x, int r) { return (x << r) | (x >> (32 - r)); }
-static uint32_t rd32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
-static uint32_t xxh32(const uint8_t *p, size_t len)
-{
-    const uint32_t P1 = 0x9E3779B1u, P2 = 0x85EBCA77u, P3 = 0xC2B2AE3Du, P4 = 0x27D4EB2Fu, P5 = 0x165667B1u;
-    const uint8_t *end = p + len;
-    uint32_t h;
-    if (len >= 16) {
-        uint32_t v1 = P1 + P2, v2 = P2, v3 = 0, v4 = 0u - P1;
-        while (end - p >= 16) {
-            v1 = rotl32(v1 + rd32(p) * P2, 13) * P1;
-            v2 = rotl32(v2 + rd32(p + 4) * P2, 13) * P1;
-            v3 = rotl32(v3 + rd32(p + 8) * P2, 13) * P1;
-            v4 = rotl32(v4 + rd32(p + 12) * P2, 13) * P1;
-            p += 16;
-        }
-        h = rotl32(v1, 1) + rotl32(v2, 7) + rotl32(v3, 12) + rotl32(v4, 18);
-    } else {
-        h = P5;
-    }
-    h += (uint32_t)len;
-    while (end - p >= 4) {
-        h = rotl32(h + rd32(p) * P3, 17) * P4;
-        p += 4;
-    }
-    while (p < end) {
-        h = rotl32(h + (*p++) * P5, 11) * P1;
-    }
-    h ^= h >> 15;
-    h *= P2;
-    h ^= h >> 13;
-    h *= P3;
-    h ^= h >> 16;
-    return h;
-}
-
-/* Append raw stream bytes: as they are, or with WIP15_STREAM=lz4 as
- * uncompressed blocks of the writer's LZ4 frame (64 KiB, under any block
- * size the frame allows; each with its XXH32 block checksum). */
-static void crash_append(int fd, const uint8_t *p, size_t n)
-{
-    if (!w15_cfg.stream_lz4) {
-        write_all(fd, p, n);
-        return;
-    }
-    while (n) {
-        size_t k = n < 65536 ? n : 65536;
-        uint8_t h[4], c[4];
-        uint32_t sz = (uint32_t)k | 0x80000000u, x = xxh32(p, k);
-        for (int i = 0; i < 4; i++) {
-            h[i] = (uint8_t)(sz >> (8 * i));
-            c[i] = (uint8_t)(x >> (8 * i));
-        }
-        write_all(fd, h, 4);
-        write_all(fd, p, k);
-        write_all(fd, c, 4);
-        p += k;
-        n -= k;
-    }
-}
-
-/* A queued (or half-written) chunk: its bytes raw into the trace (no file:
- * the writer failed earlier) and its timing records into its zone. */
+/* A queued (or half-written) chunk: its bytes raw into the trace and its
+ * timing records into its zone. */
 static void crash_chunk(const w15_chunk_t *c, void *arg)
 {
     (void)arg;
     if (c->zone)
         w15_timing_feed(c->zone, c->tm, c->ntm, 0);
-    if (crash_fd >= 0)
-        crash_append(crash_fd, c->buf.data, c->buf.committed);
+    crash_append(c->buf.data, c->buf.committed);
 }
 
 int w15_output_crash_begin(w15_thread_t *self)
@@ -347,23 +279,21 @@ int w15_output_crash_begin(w15_thread_t *self)
      * the trace raw and its timing records into the thread's zone */
     w15_queue_freeze();
     w15_timing_crash_begin();
-    crash_fd = writer_dead ? -1 : out_fd;
+    crash_file = !writer_dead;
     size_t n;
     const uint8_t *d = w15_decl_pending(&n);
-    if (crash_fd >= 0)
-        crash_append(crash_fd, d, n);
+    crash_append(d, n);
     w15_queue_crash_each(crash_chunk, NULL);
     for (w15_thread_t *t = w15_threads; t; t = t->next) {
         if (t->wtf_zone && t->tm)
             w15_timing_feed(t->wtf_zone, t->tm, W15_TM_COUNT(t), 0);
-        if (t != self && crash_fd >= 0)
-            crash_append(crash_fd, t->buf.data, __atomic_load_n(&t->buf.committed, __ATOMIC_ACQUIRE));
+        if (t != self)
+            crash_append(t->buf.data, __atomic_load_n(&t->buf.committed, __ATOMIC_ACQUIRE));
     }
-    return crash_fd >= 0;
+    return crash_file;
 }
 
 void w15_output_crash_append(const void *p, size_t n)
 {
-    if (crash_fd >= 0)
-        crash_append(crash_fd, p, n);
+    crash_append(p, n);
 }
