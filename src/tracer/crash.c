@@ -57,8 +57,9 @@ static void crash_flush(void)
 {
     if (getpid() == crash_pid && !atomic_exchange(&crash_done, 1)) {
         w15_thread_t *self = w15_tls;
+        int in_call = self ? w15_thread_hold(self) : 0;
         if (w15_output_crash_begin(self) && self)
-            w15_output_crash_append(self->buf.data, w15_record_crash_complete(self));
+            w15_output_crash_append(self->buf.data, w15_record_crash_complete(self, in_call));
         w15_timing_crash();
     }
 }

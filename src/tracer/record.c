@@ -935,11 +935,11 @@ static int put_thread_switch(w15_thread_t *t)
 /* Complete the crashing thread's current call when all its inputs are
  * encoded: an empty result and the extra "wip15.crash" (empty Data), so
  * the fatal call itself is in the trace. */
-size_t w15_record_crash_complete(w15_thread_t *t)
+size_t w15_record_crash_complete(w15_thread_t *t, int in_call)
 {
     w15_buf_t *b = &t->buf;
     size_t committed = __atomic_load_n(&b->committed, __ATOMIC_ACQUIRE);
-    if (!atomic_load(&t->in_call) || !t->pre_complete || t->call_start != committed ||
+    if (!in_call || !t->pre_complete || t->call_start != committed ||
         t->cur_id >= w15_nfuncs)
         return committed;
     const w15_func_sig_t *f = &w15_funcs[t->cur_id];

@@ -16,9 +16,10 @@
 
 /* Allocate the per-function tables.  0 or -1. */
 int w15_record_init(void);
-/* Crash (async-signal-safe): complete t's current call when all its inputs
- * are encoded (an empty result and the extra wip15.crash, so the fatal call
- * itself is in the trace); the length of t's buffer to write. */
-size_t w15_record_crash_complete(w15_thread_t *t);
+/* Crash (async-signal-safe): when t was inside a call (`in_call`, as
+ * w15_thread_hold returned it) whose inputs are all encoded, complete it
+ * (an empty result and the extra wip15.crash, so the fatal call itself is
+ * in the trace); the length of t's buffer to write. */
+size_t w15_record_crash_complete(w15_thread_t *t, int in_call);
 
 #endif

@@ -127,6 +127,17 @@ w15_thread_t *w15_thread_slow(void)
     return t;
 }
 
+int w15_thread_hold(w15_thread_t *t)
+{
+    int was = (int)atomic_exchange_explicit(&t->in_call, 1, memory_order_relaxed);
+    atomic_signal_fence(memory_order_seq_cst); /* paired with w15_heavy_fence */
+    for (int i = 0; i < 500 && atomic_load_explicit(&t->steal_req, memory_order_acquire); i++) {
+        struct timespec ts = { 0, 1000000 };
+        nanosleep(&ts, NULL);
+    }
+    return was;
+}
+
 void w15_thread_submit(w15_thread_t *t)
 {
     int e = errno;

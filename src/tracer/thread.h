@@ -104,6 +104,12 @@ extern w15_thread_t *w15_threads;
  * for threads inside a call (bounded).  Output-thread or exit use only. */
 void w15_threads_collect(int all);
 
+/* Crash (async-signal-safe): keep t's buffer out of the output thread's
+ * reach (an idle-buffer steal must not swap it while a signal handler
+ * writes it out): t counts as inside a call from now on, and a steal under
+ * way is waited for (at most ~0.5 s).  Returns whether t was inside a call. */
+int w15_thread_hold(w15_thread_t *t);
+
 /* membarrier-based asymmetric fence (thread.c explains); without
  * membarrier idle threads are collected only at exit. */
 extern int w15_have_membarrier;
