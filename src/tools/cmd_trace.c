@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "wip15/trace_env.h"
 
 #ifndef WIP15_LIBDIR_BUILD
 #define WIP15_LIBDIR_BUILD ""
@@ -32,25 +33,25 @@ static const char usage_text[] =
     "was killed by signal N).\n"
     "\n"
     "options (each sets the environment variable in brackets):\n"
-    "  -o, --output FILE      trace file [WIP15_OUTPUT]; default PROGRAM.wip15 in\n"
+    "  -o, --output FILE      trace file [" W15_ENV_OUTPUT "]; default PROGRAM.wip15 in\n"
     "                         the working directory.  An existing file is never\n"
     "                         overwritten: NAME.1.wip15, NAME.2.wip15, ... are used\n"
     "      --compression M    blob compression: lz4 (default), zlib, none\n"
-    "                         [WIP15_COMPRESSION]\n"
+    "                         [" W15_ENV_COMPRESSION "]\n"
     "      --stream M         whole-file compression: lz4 (default) or none\n"
-    "                         [WIP15_STREAM]\n"
+    "                         [" W15_ENV_STREAM "]\n"
     "      --frames A-B       record only frames A..B (from 0; 'A-' = to the end,\n"
     "                         'A' = one frame); frame N = the calls after the Nth\n"
     "                         frame-ending call, up to and including the next one\n"
-    "                         [WIP15_FRAMES]\n"
+    "                         [" W15_ENV_FRAMES "]\n"
     "      --max-size N       stop recording once the trace file exceeds N bytes\n"
-    "                         (suffixes k, M, G) [WIP15_MAX_SIZE]\n"
+    "                         (suffixes k, M, G) [" W15_ENV_MAX_SIZE "]\n"
     "      --timing LEVEL     timing in the .wtf-trace: off, frames (default),\n"
-    "                         draws, all [WIP15_TIMING]\n"
+    "                         draws, all [" W15_ENV_TIMING "]\n"
     "      --gpu on|off       per-frame GPU time from GL timer queries in the\n"
-    "                         .wtf-trace (default off) [WIP15_GPU]\n"
+    "                         .wtf-trace (default off) [" W15_ENV_GPU "]\n"
     "  -q, --quiet            no informational messages from the tracer\n"
-    "                         [WIP15_QUIET]\n"
+    "                         [" W15_ENV_QUIET "]\n"
     "  -h, --help             this text\n"
     "\n"
     "The trace is FILE; the timing file is FILE with .wip15 replaced by\n"
@@ -235,23 +236,23 @@ int cmd_trace(int argc, char **argv)
     snprintf(preload, need, "%s%s%s", lib, old && *old ? ":" : "", old ? old : "");
     setenv("LD_PRELOAD", preload, 1);
     free(preload);
-    if (output) setenv("WIP15_OUTPUT", output, 1);
-    if (comp) setenv("WIP15_COMPRESSION", comp, 1);
-    if (stream) setenv("WIP15_STREAM", stream, 1);
-    if (frames) setenv("WIP15_FRAMES", frames, 1);
-    if (maxsize) setenv("WIP15_MAX_SIZE", maxsize, 1);
-    if (timing) setenv("WIP15_TIMING", timing, 1);
-    if (gpu) setenv("WIP15_GPU", gpu, 1);
-    if (quiet) setenv("WIP15_QUIET", "1", 1);
+    if (output) setenv(W15_ENV_OUTPUT, output, 1);
+    if (comp) setenv(W15_ENV_COMPRESSION, comp, 1);
+    if (stream) setenv(W15_ENV_STREAM, stream, 1);
+    if (frames) setenv(W15_ENV_FRAMES, frames, 1);
+    if (maxsize) setenv(W15_ENV_MAX_SIZE, maxsize, 1);
+    if (timing) setenv(W15_ENV_TIMING, timing, 1);
+    if (gpu) setenv(W15_ENV_GPU, gpu, 1);
+    if (quiet) setenv(W15_ENV_QUIET, "1", 1);
     /* the tracer reports each trace path on this pipe */
     int pfd[2] = { -1, -1 };
     if (pipe2(pfd, O_CLOEXEC) == 0) {
-        int w = fcntl(pfd[1], F_DUPFD, 10);
+        int w = fcntl(pfd[1], F_DUPFD, W15_STATUS_FD_BASE);
         close(pfd[1]);
         pfd[1] = w;
         char num[16];
         snprintf(num, sizeof num, "%d", w);
-        setenv("WIP15_STATUS_FD", num, 1);
+        setenv(W15_ENV_STATUS_FD, num, 1);
         /* the tracer prints "tracing to" itself; we print the summary */
     }
 
@@ -298,7 +299,7 @@ int cmd_trace(int argc, char **argv)
             len += (size_t)r;
         buf[len] = 0;
         close(pfd[0]);
-        for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+        for (char *line = strtok(buf, W15_STATUS_EOL); line; line = strtok(NULL, W15_STATUS_EOL)) {
             fprintf(stderr, "wip15: trace written to %s\n", line);
             ntraces++;
         }

@@ -5,6 +5,7 @@
 #include "log.h"
 
 #include "wip15/format.h"
+#include "wip15/trace_env.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -77,11 +78,11 @@ static int parse_frames(const char *s, int64_t *a, int64_t *b)
 void w15_config_load(void)
 {
     const char *v;
-    if ((v = getenv("WIP15_QUIET")) && *v && strcmp(v, "0") != 0)
+    if ((v = getenv(W15_ENV_QUIET)) && *v && strcmp(v, "0") != 0)
         w15_cfg.quiet = w15_log_quiet = 1;
-    if ((v = getenv("WIP15_OUTPUT")) && *v)
+    if ((v = getenv(W15_ENV_OUTPUT)) && *v)
         w15_cfg.output = strdup(v);
-    if ((v = getenv("WIP15_COMPRESSION")) && *v) {
+    if ((v = getenv(W15_ENV_COMPRESSION)) && *v) {
         if (!strcasecmp(v, "lz4"))
             w15_cfg.blob_method = W15_COMP_LZ4;
         else if (!strcasecmp(v, "zlib"))
@@ -89,28 +90,29 @@ void w15_config_load(void)
         else if (!strcasecmp(v, "none"))
             w15_cfg.blob_method = W15_COMP_NONE;
         else
-            w15_msg("WIP15_COMPRESSION=%s: expected lz4, zlib or none; using lz4", v);
+            w15_msg("%s=%s: expected lz4, zlib or none; using lz4", W15_ENV_COMPRESSION, v);
     }
-    if ((v = getenv("WIP15_STREAM")) && *v) {
+    if ((v = getenv(W15_ENV_STREAM)) && *v) {
         if (!strcasecmp(v, "lz4"))
             w15_cfg.stream_lz4 = 1;
         else if (!strcasecmp(v, "none"))
             w15_cfg.stream_lz4 = 0;
         else
-            w15_msg("WIP15_STREAM=%s: expected lz4 or none; using %s", v,
+            w15_msg("%s=%s: expected lz4 or none; using %s", W15_ENV_STREAM, v,
                     w15_cfg.stream_lz4 ? "lz4" : "none");
     }
-    if ((v = getenv("WIP15_FRAMES")) && *v &&
+    if ((v = getenv(W15_ENV_FRAMES)) && *v &&
         parse_frames(v, &w15_cfg.frame_first, &w15_cfg.frame_last)) {
-        w15_msg("WIP15_FRAMES=%s: expected A-B, A- or A (frame numbers from 0); recording all frames", v);
+        w15_msg("%s=%s: expected A-B, A- or A (frame numbers from 0); recording all frames", W15_ENV_FRAMES, v);
         w15_cfg.frame_first = 0;
         w15_cfg.frame_last = -1;
     }
-    if ((v = getenv("WIP15_MAX_SIZE")) && *v && parse_size(v, &w15_cfg.max_size)) {
-        w15_msg("WIP15_MAX_SIZE=%s: expected a byte count with an optional k, M or G suffix; no limit", v);
+    if ((v = getenv(W15_ENV_MAX_SIZE)) && *v && parse_size(v, &w15_cfg.max_size)) {
+        w15_msg("%s=%s: expected a byte count with an optional k, M or G suffix; no limit", W15_ENV_MAX_SIZE,
+                v);
         w15_cfg.max_size = 0;
     }
-    if ((v = getenv("WIP15_TIMING")) && *v) {
+    if ((v = getenv(W15_ENV_TIMING)) && *v) {
         if (!strcasecmp(v, "off"))
             w15_cfg.timing = W15_TIMING_OFF;
         else if (!strcasecmp(v, "frames"))
@@ -120,20 +122,20 @@ void w15_config_load(void)
         else if (!strcasecmp(v, "all"))
             w15_cfg.timing = W15_TIMING_ALL;
         else
-            w15_msg("WIP15_TIMING=%s: expected off, frames, draws or all; using frames", v);
+            w15_msg("%s=%s: expected off, frames, draws or all; using frames", W15_ENV_TIMING, v);
     }
-    if ((v = getenv("WIP15_GPU")) && *v) {
+    if ((v = getenv(W15_ENV_GPU)) && *v) {
         if (!strcasecmp(v, "on") || !strcmp(v, "1"))
             w15_cfg.gpu = 1;
         else if (!strcasecmp(v, "off") || !strcmp(v, "0"))
             w15_cfg.gpu = 0;
         else
-            w15_msg("WIP15_GPU=%s: expected on or off; using off", v);
+            w15_msg("%s=%s: expected on or off; using off", W15_ENV_GPU, v);
     }
-    if ((v = getenv("WIP15_STATUS_FD")) && *v) {
+    if ((v = getenv(W15_ENV_STATUS_FD)) && *v) {
         char *end;
         long fd = strtol(v, &end, 10);
-        if (!*end && fd > 2 && fd < 65536)
+        if (!*end && fd >= W15_STATUS_FD_LOW && fd < W15_STATUS_FD_HIGH)
             w15_cfg.status_fd = (int)fd;
         w15_cfg.launched = 1;
     }

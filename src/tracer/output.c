@@ -27,6 +27,7 @@
 #include "timing.h"
 #include "state.h"
 #include "funcs.h"
+#include "wip15/trace_env.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -97,7 +98,7 @@ static void writer_flush(void)
         w15_writer_get_stats(writer, &st);
         if (st.file_bytes > w15_cfg.max_size && atomic_load(&w15_state) == W15_ST_ON) {
             char m[160];
-            snprintf(m, sizeof m, "trace reached WIP15_MAX_SIZE (%llu bytes); recording stopped",
+            snprintf(m, sizeof m, "trace reached %s (%llu bytes); recording stopped", W15_ENV_MAX_SIZE,
                      (unsigned long long)w15_cfg.max_size);
             w15_fail(m);
         }

@@ -3,6 +3,8 @@
 #include "config.h"
 #include "log.h"
 
+#include "wip15/trace_env.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -130,9 +132,9 @@ void w15_tracefile_report(void)
         char cwd[PATH_MAX];
         const char *p = path_buf;
         if (path_buf[0] != '/' && getcwd(cwd, sizeof cwd)) {
-            snprintf(line, sizeof line, "%s/%s\n", cwd, path_buf);
+            snprintf(line, sizeof line, "%s/%s" W15_STATUS_EOL, cwd, path_buf);
         } else {
-            snprintf(line, sizeof line, "%s\n", p);
+            snprintf(line, sizeof line, "%s" W15_STATUS_EOL, p);
         }
         ssize_t r = write(fd, line, strlen(line));
         (void)r;
