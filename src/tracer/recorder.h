@@ -5,8 +5,9 @@
  * it (declared, their fast-path byte set), the current call of each thread
  * and the frame ends.  May use decl, thread, state, timing, context,
  * pixels, resolve, tmrec, config, log and the generated tables.  Must never
- * use queue, output, crash or runtime (apart from the lazy start, through
- * thread): the recorder fills a thread's buffer, others move it. */
+ * use queue, output, crash or runtime: the recorder fills a thread's
+ * buffer, others move it (a process's first call starts the tracer through
+ * thread.c, the lazy start). */
 #ifndef W15_RECORDER_H
 #define W15_RECORDER_H
 

@@ -3,8 +3,9 @@
  * (records, declarations, the trace file, the output thread, timing, the
  * signal handlers, in that order), the end (exit, _exit, _Exit: everything
  * written), and fork (the child stops tracing).  May use every module of
- * src/tracer.  Must never be used by them, but for one edge: thread.c calls
- * w15_start when a process's first GL call arrives (the lazy start).
+ * src/tracer.  Must never use anything that would need runtime back: no
+ * module uses runtime but for one edge, thread.c calling w15_start when a
+ * process's first GL call arrives (the lazy start).
  * Nothing of src/tracer is exported but the generated wrappers, custom.c's
  * wrappers and the interposers (resolve.c dlsym, crash.c sigaction/signal,
  * runtime.c _exit/_Exit). */
