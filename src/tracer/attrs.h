@@ -13,5 +13,10 @@
 /* Out of line and out of the way: the general path of a fast-shape
  * wrapper, so the fast path needs no stack frame for the slots. */
 #define W15_COLD __attribute__((noinline, cold))
+/* Code that runs before a preloaded AddressSanitizer runtime has set
+ * itself up: while it initialises it calls dlsym, which is ours
+ * (resolve.c), and instrumented code would touch shadow memory that does
+ * not exist yet.  No effect in builds without ASan. */
+#define W15_NO_ASAN __attribute__((no_sanitize("address")))
 
 #endif

@@ -42,8 +42,9 @@ static void *lib_handle[NLIBS];
 typedef void *(*dlsym_fn)(void *, const char *);
 W15_HIDDEN dlsym_fn w15_dlsym_real;
 
-/* Called by the trampoline too (returns the real dlsym). */
-W15_HIDDEN dlsym_fn w15_dlsym_init(void)
+/* Called by the trampoline too (returns the real dlsym).  This, the real
+ * dlsym and the start of our dlsym up to w15_known are W15_NO_ASAN. */
+W15_HIDDEN W15_NO_ASAN dlsym_fn w15_dlsym_init(void)
 {
     dlsym_fn f = w15_dlsym_real;
     if (f)
@@ -57,7 +58,7 @@ W15_HIDDEN dlsym_fn w15_dlsym_init(void)
     return f;
 }
 
-void *w15_real_dlsym(void *handle, const char *name)
+W15_NO_ASAN void *w15_real_dlsym(void *handle, const char *name)
 {
     dlsym_fn f = w15_dlsym_real ? w15_dlsym_real : w15_dlsym_init();
     return f ? f(handle, name) : NULL;
@@ -87,11 +88,10 @@ static int is_gl_handle(void *h)
     return 0;
 }
 
-int w15_known(const char *name)
+W15_NO_ASAN int w15_known(const char *name)
 {
-    if (!name || (name[0] != 'g' && name[0] != 'e'))
-        return -1;
-    if (strncmp(name, "gl", 2) != 0 && strncmp(name, "egl", 3) != 0)
+    /* "gl..." or "egl...", by hand: no library call (W15_NO_ASAN) */
+    if (!name || !((name[0] == 'g' && name[1] == 'l') || (name[0] == 'e' && name[1] == 'g' && name[2] == 'l')))
         return -1;
     return w15_func_lookup(name);
 }
@@ -169,14 +169,10 @@ void *w15_resolve(uint32_t id)
     return p;
 }
 
-/* The body of our dlsym for every handle but RTLD_NEXT. */
-W15_HIDDEN void *w15_dlsym_impl(void *handle, const char *name)
+/* dlsym of a name we wrap (`id`), whose real answer is r. */
+static __attribute__((noinline)) void *dlsym_known(void *handle, void *r, int id)
 {
-    void *r = w15_real_dlsym(handle, name);
-    if (!r || !name)
-        return r;
-    int id = w15_known(name);
-    if (id < 0 || !w15_wrapper_ptr[id])
+    if (!w15_wrapper_ptr[id])
         return r;
     if (handle == RTLD_DEFAULT || is_gl_handle(handle)) {
         /* remember the real one: it is the best answer for this name */
@@ -185,6 +181,16 @@ W15_HIDDEN void *w15_dlsym_impl(void *handle, const char *name)
         return w15_wrapper_ptr[id];
     }
     return r;
+}
+
+/* The body of our dlsym for every handle but RTLD_NEXT. */
+W15_HIDDEN W15_NO_ASAN void *w15_dlsym_impl(void *handle, const char *name)
+{
+    void *r = w15_real_dlsym(handle, name);
+    if (!r || !name)
+        return r;
+    int id = w15_known(name);
+    return id < 0 ? r : dlsym_known(handle, r, id);
 }
 
 #if defined(__x86_64__)
