@@ -227,13 +227,19 @@ int cmd_trace(int argc, char **argv)
 
     /* environment for the child */
     const char *old = getenv("LD_PRELOAD");
-    size_t need = strlen(lib) + (old ? strlen(old) + 2 : 1);
+#ifdef W15_ASAN_RUNTIME
+    /* a sanitizer build: its libwip15.so needs the ASan runtime, loaded first */
+    const char *first = W15_ASAN_RUNTIME ":";
+#else
+    const char *first = "";
+#endif
+    size_t need = strlen(first) + strlen(lib) + (old ? strlen(old) + 2 : 1);
     char *preload = malloc(need);
     if (!preload) {
         fprintf(stderr, "wip15: trace: out of memory\n");
         return 1;
     }
-    snprintf(preload, need, "%s%s%s", lib, old && *old ? ":" : "", old ? old : "");
+    snprintf(preload, need, "%s%s%s%s", first, lib, old && *old ? ":" : "", old ? old : "");
     setenv("LD_PRELOAD", preload, 1);
     free(preload);
     if (output) setenv(W15_ENV_OUTPUT, output, 1);
