@@ -61,9 +61,13 @@ LEN_OPS = ['NONE', 'CONST', 'PARAM', 'PARAM_MUL', 'PARAM_MUL_PARAM', 'DEREF',
 FLAGS = ['FRAME_END', 'MAKE_CURRENT', 'GET_PROC', 'CUSTOM', 'DRAW', 'UPLOAD',
          'READBACK', 'CLEAR', 'COMPILE', 'LINK', 'SYNC', 'GROUP_PUSH',
          'GROUP_POP', 'MARKER', 'PIXEL_UNPACK', 'PIXEL_PACK', 'GENERAL',
-         'PSEUDO', 'TRACE_BEGIN', 'THREAD_SWITCH']
-# Flags that send a command's calls through the general path (GENERAL).
-GENERAL_IMPLIED = {'FRAME_END', 'MAKE_CURRENT', 'PIXEL_UNPACK', 'PIXEL_PACK', 'CUSTOM'}
+         'PSEUDO', 'TRACE_BEGIN', 'THREAD_SWITCH', 'VERTEX_DRAW', 'MAP', 'UNMAP',
+         'FLUSH_MAPPED', 'CONSUMES', 'SYNC_POINT', 'CONTEXT_CREATE', 'CONTEXT_DESTROY']
+# Flags that send a command's calls through the general path (GENERAL):
+# the runtime has work around every such call (src/tracer/capture.h).
+GENERAL_IMPLIED = {'FRAME_END', 'MAKE_CURRENT', 'PIXEL_UNPACK', 'PIXEL_PACK', 'CUSTOM',
+                   'VERTEX_DRAW', 'MAP', 'UNMAP', 'FLUSH_MAPPED', 'CONSUMES', 'SYNC_POINT',
+                   'CONTEXT_CREATE', 'CONTEXT_DESTROY'}
 # Flags of `pseudo` lines only.
 PSEUDO_FLAGS = ('TRACE_BEGIN', 'THREAD_SWITCH')
 # enum w15_attribs (src/common/apitable.h): how tools print an attribute list
@@ -192,12 +196,12 @@ class PseudoFunc(FModel):
         self.name = name
         self.registry = None
         self.api = set()
-        self.flags = {'PSEUDO', flag}
+        self.flags = {'PSEUDO', flag} if flag else {'PSEUDO'}
         self.context_param = NO_PARAM
         self.params = []
-        for i, (pname, base, is_array) in enumerate(params):
+        for i, (pname, base, is_array, group) in enumerate(params):
             pm = PModel(_PseudoParam(pname), i)
-            pm.base, pm.is_array = base, is_array
+            pm.base, pm.is_array, pm.group = base, is_array, group
             pm.ctype = {'UnsignedInt': 'U64', 'Int': 'I64', 'Bool': 'U8', 'Float': 'F32',
                         'Double': 'F64'}.get(base, 'PTR')
             self.params.append(pm)
@@ -753,7 +757,7 @@ class Builder:
                 pm.attribs = ln.words[3].upper()
 
     def build_pseudo(self, funcs):
-        """pseudo NAME FLAG PARAM:BASE[[]]..."""
+        """pseudo NAME FLAG PARAM:BASE[[]][@GROUP]...  (FLAG '-': none)"""
         seen = set()
         for ln in self.pseudo_lines:
             w = ln.words
@@ -762,17 +766,27 @@ class Builder:
                 raise ln.error('a pseudo-call name starts with "wip15"')
             if name in funcs or name in seen:
                 raise ln.error('%s is already a function' % name)
-            if flag not in PSEUDO_FLAGS:
-                raise ln.error('unknown pseudo-call flag %s (%s)' % (flag, ', '.join(PSEUDO_FLAGS)))
+            if flag != '-' and flag not in PSEUDO_FLAGS:
+                raise ln.error('unknown pseudo-call flag %s (-, %s)' % (flag, ', '.join(PSEUDO_FLAGS)))
             params = []
             for spec in w[3:]:
-                m = re.fullmatch(r'(\w+):(\w+)(\[\])?', spec)
+                m = re.fullmatch(r'(\w+):(\w+)(\[\])?(?:@(\w+))?', spec)
                 if not m or m.group(2) not in BASES or m.group(2) == 'Void':
-                    raise ln.error('parameter "%s" is not NAME:BASE or NAME:BASE[] (BASE: %s)' % (
+                    raise ln.error('parameter "%s" is not NAME:BASE[[]][@GROUP] (BASE: %s)' % (
                         spec, ' '.join(BASES[1:])))
-                params.append((m.group(1), m.group(2), 1 if m.group(3) else 0))
+                group = m.group(4)
+                if group is not None:
+                    if group in self.namespaces:
+                        group = self.use_group(group, self.namespaces[group])
+                    elif group in self.group_members or group in (
+                            g for g, _ in self.enum_defaults.values()):
+                        group = self.use_group(group, 'BITMASK' if group in self.bitmask_groups
+                                               else 'ENUM')
+                    else:
+                        raise ln.error('unknown group %s (a namespace or an enum group)' % group)
+                params.append((m.group(1), m.group(2), 1 if m.group(3) else 0, group))
             seen.add(name)
-            self.m.pseudo.append(PseudoFunc(name, flag, params))
+            self.m.pseudo.append(PseudoFunc(name, None if flag == '-' else flag, params))
 
     def check_unused(self):
         for ln in self.object_rules:

@@ -129,6 +129,21 @@ enum w15_fn_flag {
                                       index >= w15_nfuncs, no wrapper */
     W15_FN_TRACE_BEGIN = 1u << 18, /* the pseudo-call wip15TraceBegin */
     W15_FN_THREAD_SWITCH = 1u << 19, /* the pseudo-call wip15ThreadSwitch */
+    /* What the capture (src/tracer/capture.h) does around a call; each
+     * implies GENERAL. */
+    W15_FN_VERTEX_DRAW = 1u << 20, /* pulls vertices from the vertex arrays: the
+                                      client-side arrays it reads are captured first */
+    W15_FN_MAP = 1u << 21,         /* returns a mapping of a buffer (glMapBuffer*) */
+    W15_FN_UNMAP = 1u << 22,       /* ends a mapping (glUnmapBuffer*) */
+    W15_FN_FLUSH_MAPPED = 1u << 23,/* flushes a range of a mapping (glFlushMapped*) */
+    W15_FN_CONSUMES = 1u << 24,    /* GL may read or write buffer memory, or the
+                                      program's writes become visible: writes through
+                                      persistent mappings are captured first */
+    W15_FN_SYNC_POINT = 1u << 25,  /* orders threads (MakeCurrent, flush, finish, fences,
+                                      waits, swaps, creation and deletion of shared
+                                      objects): carries the extra wip15.gseq */
+    W15_FN_CONTEXT_CREATE = 1u << 26, /* creates a GLX/EGL context */
+    W15_FN_CONTEXT_DESTROY = 1u << 27,/* destroys a GLX/EGL context */
 };
 /* Level "draws" of the timing layer covers these. */
 #define W15_FN_DRAWS_MASK (W15_FN_FRAME_END | W15_FN_DRAW | W15_FN_UPLOAD | W15_FN_READBACK | \

@@ -91,12 +91,23 @@ int main(void)
     CHECK(w15_funcs[W15F_eglMakeCurrent].context_param == 3);
     CHECK(w15_funcs[W15F_glXMakeCurrent].context_param == 2);
     CHECK(w15_funcs[W15F_glDrawElements].context_param == W15_NO_PARAM);
-    CHECK(!(w15_funcs[W15F_glDrawElements].flags & W15_FN_GENERAL));
+    CHECK(!(w15_funcs[W15F_glEnable].flags & W15_FN_GENERAL));
+    /* the capture's flags imply the general path */
+    CHECK((w15_funcs[W15F_glDrawElements].flags & (W15_FN_VERTEX_DRAW | W15_FN_CONSUMES | W15_FN_GENERAL)) ==
+          (W15_FN_VERTEX_DRAW | W15_FN_CONSUMES | W15_FN_GENERAL));
+    CHECK(w15_funcs[W15F_glMapBufferRange].flags & W15_FN_MAP);
+    CHECK(w15_funcs[W15F_glUnmapNamedBuffer].flags & W15_FN_UNMAP);
+    CHECK(w15_funcs[W15F_eglCreateContext].flags & W15_FN_CONTEXT_CREATE);
+    CHECK(w15_funcs[W15F_glFinish].flags & W15_FN_SYNC_POINT);
     CHECK(w15_params[w15_funcs[W15F_glXChooseVisual].first_param + 2].attribs == W15_ATTRIBS_GLX12);
     CHECK(w15_params[w15_funcs[W15F_eglCreateContext].first_param + 3].attribs == W15_ATTRIBS_PAIRS);
     /* the pseudo-calls follow the commands and are found by name */
     CHECK(W15F_wip15TraceBegin == W15F__COUNT && W15F_wip15ThreadSwitch == W15F__COUNT + 1);
-    CHECK(w15_npseudo == 2 && w15_func_lookup("wip15ThreadSwitch") == W15F_wip15ThreadSwitch);
+    CHECK(w15_npseudo == 8 && w15_func_lookup("wip15ThreadSwitch") == W15F_wip15ThreadSwitch);
+    CHECK(w15_func_lookup("wip15BufferWrite") == W15F_wip15BufferWrite &&
+          w15_funcs[W15F_wip15BufferWrite].flags == W15_FN_PSEUDO);
+    /* a pseudo-call parameter with a group: the buffer namespace */
+    CHECK(w15_groups[w15_params[w15_funcs[W15F_wip15BufferWrite].first_param].group].type == W15_GROUP_GL_BUFFERS);
     CHECK(w15_funcs[W15F_wip15ThreadSwitch].flags == (W15_FN_PSEUDO | W15_FN_THREAD_SWITCH));
     CHECK(w15_funcs[W15F_wip15TraceBegin].nparams == 6 && w15_funcs[W15F_wip15ThreadSwitch].nparams == 4);
     CHECK(w15_funcs[W15F_glDrawElements].flags & W15_FN_DRAW);
