@@ -419,6 +419,104 @@ static inline void w15_put_extra_crash(w15_buf_t *b)
     w15_put_empty(b, W15_DATA, 0);
 }
 
+/* The capture's extras (docs/FORMAT.md "Captured memory"), each a Data of
+ * method None holding fixed-size little-endian entries; a call has at most
+ * one of each, readers accept several and take their entries in order:
+ *
+ *  - W15_EXTRA_OFFSET, "wip15.offset": pointer parameters that were offsets
+ *    into the buffer bound to a target (GL_ELEMENT_ARRAY_BUFFER, ...): uint32
+ *    parameter index, uint32 target (the GLenum of the binding point), uint64
+ *    offset.  The parameter's value is empty.
+ *  - W15_EXTRA_UNREADABLE, "wip15.unreadable": pointer parameters whose
+ *    memory could not be read (reading it faulted): the wip15.ptr layout
+ *    (uint32 parameter index, uint64 pointer).  The value is empty.
+ *  - W15_EXTRA_DIGEST, "wip15.digest": output parameters GL filled with
+ *    data (readbacks) whose bytes are summarised: uint32 parameter index,
+ *    uint64 size in bytes, uint64 XXH3-64 (seed 0) of those bytes.  The value
+ *    is empty unless the bytes were kept too (--readback-data).
+ *  - W15_EXTRA_GSEQ, "wip15.gseq": one uint64, the call's place in the
+ *    process-wide order of synchronising calls (0, 1, 2, ... across threads).
+ */
+#define W15_EXTRA_OFFSET "wip15.offset"
+#define W15_EXTRA_UNREADABLE "wip15.unreadable"
+#define W15_EXTRA_DIGEST "wip15.digest"
+#define W15_EXTRA_GSEQ "wip15.gseq"
+#define W15_OFFSET_ENTRY_SIZE 16u
+#define W15_DIGEST_ENTRY_SIZE 20u
+#define W15_GSEQ_SIZE 8u
+
+typedef struct w15_offset_entry {
+    uint32_t param;  /* parameter index */
+    uint32_t target; /* the binding point's GLenum */
+    uint64_t offset; /* the value the program passed */
+} w15_offset_entry_t;
+
+typedef struct w15_digest_entry {
+    uint32_t param;  /* parameter index, or W15_PTR_RESULT */
+    uint64_t size;   /* bytes GL wrote */
+    uint64_t hash;   /* XXH3_64bits (seed 0) of them */
+} w15_digest_entry_t;
+
+/* Bytes each encoder below writes for n entries (not the extra count). */
+#define W15_EXTRA_OFFSET_SIZE(n) \
+    (4u + sizeof W15_EXTRA_OFFSET - 1 + W15_DATA_HEADER + W15_OFFSET_ENTRY_SIZE * (size_t)(n))
+#define W15_EXTRA_UNREADABLE_SIZE(n) \
+    (4u + sizeof W15_EXTRA_UNREADABLE - 1 + W15_DATA_HEADER + W15_PTR_ENTRY_SIZE * (size_t)(n))
+#define W15_EXTRA_DIGEST_SIZE(n) \
+    (4u + sizeof W15_EXTRA_DIGEST - 1 + W15_DATA_HEADER + W15_DIGEST_ENTRY_SIZE * (size_t)(n))
+#define W15_EXTRA_GSEQ_SIZE (4u + sizeof W15_EXTRA_GSEQ - 1 + W15_DATA_HEADER + W15_GSEQ_SIZE)
+
+static inline void w15_put_extra_head_(w15_buf_t *b, const char *name, uint32_t len, uint32_t size)
+{
+    w15_put_string(b, name, len);
+    w15_put_u8(b, W15_COMP_NONE);
+    w15_put_u32(b, size);
+    w15_put_u32(b, size);
+}
+static inline void w15_put_u64_(w15_buf_t *b, uint64_t v)
+{
+    w15_put_u32(b, (uint32_t)v);
+    w15_put_u32(b, (uint32_t)(v >> 32));
+}
+/* The extra wip15.offset with e[0..n), n > 0.  Reserve
+ * W15_EXTRA_OFFSET_SIZE(n) first; the extra count is the caller's.  The
+ * other encoders below follow the same rule. */
+static inline void w15_put_extra_offset(w15_buf_t *b, const w15_offset_entry_t *e, uint32_t n)
+{
+    w15_put_extra_head_(b, W15_EXTRA_OFFSET, (uint32_t)(sizeof W15_EXTRA_OFFSET - 1), W15_OFFSET_ENTRY_SIZE * n);
+    for (uint32_t i = 0; i < n; i++) {
+        w15_put_u32(b, e[i].param);
+        w15_put_u32(b, e[i].target);
+        w15_put_u64_(b, e[i].offset);
+    }
+}
+/* The extra wip15.unreadable with e[0..n), n > 0. */
+static inline void w15_put_extra_unreadable(w15_buf_t *b, const w15_ptr_entry_t *e, uint32_t n)
+{
+    w15_put_extra_head_(b, W15_EXTRA_UNREADABLE, (uint32_t)(sizeof W15_EXTRA_UNREADABLE - 1),
+                        W15_PTR_ENTRY_SIZE * n);
+    for (uint32_t i = 0; i < n; i++) {
+        w15_put_u32(b, e[i].param);
+        w15_put_u64_(b, e[i].value);
+    }
+}
+/* The extra wip15.digest with e[0..n), n > 0. */
+static inline void w15_put_extra_digest(w15_buf_t *b, const w15_digest_entry_t *e, uint32_t n)
+{
+    w15_put_extra_head_(b, W15_EXTRA_DIGEST, (uint32_t)(sizeof W15_EXTRA_DIGEST - 1), W15_DIGEST_ENTRY_SIZE * n);
+    for (uint32_t i = 0; i < n; i++) {
+        w15_put_u32(b, e[i].param);
+        w15_put_u64_(b, e[i].size);
+        w15_put_u64_(b, e[i].hash);
+    }
+}
+/* The extra wip15.gseq. */
+static inline void w15_put_extra_gseq(w15_buf_t *b, uint64_t gseq)
+{
+    w15_put_extra_head_(b, W15_EXTRA_GSEQ, (uint32_t)(sizeof W15_EXTRA_GSEQ - 1), W15_GSEQ_SIZE);
+    w15_put_u64_(b, gseq);
+}
+
 /* ------------------------------------------------------------------ */
 /* Writer                                                              */
 
@@ -628,6 +726,20 @@ int w15_reader_ptrs(w15_reader_t *r, const w15_call_t *call, const w15_ptr_entry
 /* The pointer entries e[0..n) record for parameter `param` (W15_PTR_RESULT:
  * the result): 1 with *value set (the first such entry), or 0 when none. */
 int w15_ptr_find(const w15_ptr_entry_t *e, uint32_t n, uint32_t param, uint64_t *value);
+/* The same for the capture's extras: the entries of every extra of that
+ * name of the call just read, in order, owned by the reader (valid until the
+ * next call of the same function or of w15_reader_next); 0, or -1 with `err`
+ * set (BAD_LENGTH when the size is not a multiple of the entry size, or what
+ * w15_reader_blob reports, or NOMEM). */
+int w15_reader_offsets(w15_reader_t *r, const w15_call_t *call, const w15_offset_entry_t **entries,
+                       uint32_t *n, w15_error_t *err);
+int w15_reader_unreadable(w15_reader_t *r, const w15_call_t *call, const w15_ptr_entry_t **entries,
+                          uint32_t *n, w15_error_t *err);
+int w15_reader_digests(w15_reader_t *r, const w15_call_t *call, const w15_digest_entry_t **entries,
+                       uint32_t *n, w15_error_t *err);
+/* The call's wip15.gseq: 1 with *gseq set, 0 when it has none, -1 with
+ * `err` set (an extra of another size than 8 bytes: BAD_LENGTH). */
+int w15_reader_gseq(w15_reader_t *r, const w15_call_t *call, uint64_t *gseq, w15_error_t *err);
 
 typedef struct w15_reader_stats {
     uint64_t calls;             /* complete calls read */

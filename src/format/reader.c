@@ -191,6 +191,8 @@ struct w15_reader {
 
     w15_ptr_entry_t *ptrs; /* w15_reader_ptrs */
     uint32_t ptrcap;
+    void *xent[3];         /* w15_reader_offsets / _unreadable / _digests */
+    uint32_t xcap[3];      /* entries each holds */
 
     w15_next_t state;      /* sticky END/TRUNCATED/ERROR, else W15_NEXT_CALL */
     w15_error_t serr;
@@ -1258,6 +1260,8 @@ void w15_reader_close(w15_reader_t *r)
     free(r->wbuf);
     free(r->blobbuf);
     free(r->ptrs);
+    for (int i = 0; i < 3; i++)
+        free(r->xent[i]);
     free(r->name);
     free(r);
 }
@@ -1365,6 +1369,128 @@ int w15_reader_ptrs(w15_reader_t *r, const w15_call_t *call, const w15_ptr_entry
     if (have) {
         *entries = r->ptrs;
         *n = have;
+    }
+    return 0;
+}
+
+static uint64_t get_le64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--)
+        v = v << 8 | p[i];
+    return v;
+}
+static uint32_t get_le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Every extra `name` of `call`, decoded entry by entry with `decode` into
+ * the reader's array `slot` (entries of `tsize` bytes). */
+static int gather(w15_reader_t *r, const w15_call_t *call, const char *name, uint32_t esize, int slot,
+                  size_t tsize, void (*decode)(const uint8_t *, void *), const void **entries, uint32_t *n,
+                  w15_error_t *err)
+{
+    uint32_t have = 0;
+    *entries = NULL;
+    *n = 0;
+    for (uint32_t e = 0; e < call->nextras; e++) {
+        const w15_extra_t *x = &call->extras[e];
+        if (!w15_extra_is(x, name))
+            continue;
+        if (x->data.size % esize != 0) {
+            w15_set_error(err, W15_E_BAD_LENGTH, x->data.offset,
+                          "%s: byte %llu: call %llu (%s): expected an extra %s of %u-byte entries, found %u bytes",
+                          r->name, (unsigned long long)x->data.offset, (unsigned long long)call->index,
+                          call->func->name, name, esize, x->data.size);
+            return -1;
+        }
+        const uint8_t *d = w15_reader_blob(r, &x->data, err);
+        if (!d)
+            return -1;
+        uint32_t cnt = x->data.size / esize;
+        if (cnt > r->xcap[slot] - have) {
+            uint64_t ncap = (uint64_t)have + cnt;
+            void *np = ncap <= UINT32_MAX ? realloc(r->xent[slot], ncap * tsize) : NULL;
+            if (!np) {
+                w15_set_error(err, W15_E_NOMEM, x->data.offset, "out of memory");
+                return -1;
+            }
+            r->xent[slot] = np;
+            r->xcap[slot] = (uint32_t)ncap;
+        }
+        for (uint32_t i = 0; i < cnt; i++)
+            decode(d + (size_t)i * esize, (char *)r->xent[slot] + (size_t)(have + i) * tsize);
+        have += cnt;
+    }
+    if (have) {
+        *entries = r->xent[slot];
+        *n = have;
+    }
+    return 0;
+}
+
+static void dec_offset(const uint8_t *d, void *out)
+{
+    w15_offset_entry_t *e = out;
+    e->param = get_le32(d);
+    e->target = get_le32(d + 4);
+    e->offset = get_le64(d + 8);
+}
+static void dec_ptr(const uint8_t *d, void *out)
+{
+    w15_ptr_entry_t *e = out;
+    e->param = get_le32(d);
+    e->value = get_le64(d + 4);
+}
+static void dec_digest(const uint8_t *d, void *out)
+{
+    w15_digest_entry_t *e = out;
+    e->param = get_le32(d);
+    e->size = get_le64(d + 4);
+    e->hash = get_le64(d + 12);
+}
+
+int w15_reader_offsets(w15_reader_t *r, const w15_call_t *call, const w15_offset_entry_t **entries,
+                       uint32_t *n, w15_error_t *err)
+{
+    return gather(r, call, W15_EXTRA_OFFSET, W15_OFFSET_ENTRY_SIZE, 0, sizeof **entries, dec_offset,
+                  (const void **)entries, n, err);
+}
+
+int w15_reader_unreadable(w15_reader_t *r, const w15_call_t *call, const w15_ptr_entry_t **entries,
+                          uint32_t *n, w15_error_t *err)
+{
+    return gather(r, call, W15_EXTRA_UNREADABLE, W15_PTR_ENTRY_SIZE, 1, sizeof **entries, dec_ptr,
+                  (const void **)entries, n, err);
+}
+
+int w15_reader_digests(w15_reader_t *r, const w15_call_t *call, const w15_digest_entry_t **entries,
+                       uint32_t *n, w15_error_t *err)
+{
+    return gather(r, call, W15_EXTRA_DIGEST, W15_DIGEST_ENTRY_SIZE, 2, sizeof **entries, dec_digest,
+                  (const void **)entries, n, err);
+}
+
+int w15_reader_gseq(w15_reader_t *r, const w15_call_t *call, uint64_t *gseq, w15_error_t *err)
+{
+    for (uint32_t e = 0; e < call->nextras; e++) {
+        const w15_extra_t *x = &call->extras[e];
+        if (!w15_extra_is(x, W15_EXTRA_GSEQ))
+            continue;
+        if (x->data.size != W15_GSEQ_SIZE) {
+            w15_set_error(err, W15_E_BAD_LENGTH, x->data.offset,
+                          "%s: byte %llu: call %llu (%s): expected an extra " W15_EXTRA_GSEQ
+                          " of 8 bytes, found %u bytes",
+                          r->name, (unsigned long long)x->data.offset, (unsigned long long)call->index,
+                          call->func->name, x->data.size);
+            return -1;
+        }
+        const uint8_t *d = w15_reader_blob(r, &x->data, err);
+        if (!d)
+            return -1;
+        *gseq = get_le64(d);
+        return 1;
     }
     return 0;
 }

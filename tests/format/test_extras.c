@@ -148,6 +148,82 @@ static void test_ptr_extra(void)
     CHECK(w15_ptr_decode(raw, 13, out) == -1);
 }
 
+/* The capture's extras: wip15.offset, .unreadable, .digest, .gseq round
+ * trip through their encoders and the reader's decoders; a wrong size is
+ * BAD_LENGTH naming the extra. */
+static void test_capture_extras(void)
+{
+    w15_buf_t b;
+    REQUIRE(w15_buf_init(&b, 0) == 0);
+    uint8_t hdr[16] = "WIP15_\0\0\2\0\0\0\0\0\0\0";
+    REQUIRE(w15_buf_reserve(&b, 16) == 0);
+    w15_put_bytes(&b, hdr, 16);
+    w15_type_t d = { W15_DATA, 0, 0 };
+    decl(&b, 0, d);
+    const w15_offset_entry_t off[2] = { { 0, 0x8893, 0x40 }, { 3, 0x8F3F, 0xfedcba9876543210ull } };
+    const w15_ptr_entry_t unr = { 0, 0x7fff00001234ull };
+    const w15_digest_entry_t dig = { 0, 1ull << 33, 0x0123456789abcdefull };
+    REQUIRE(w15_buf_reserve(&b, 64 + W15_EXTRA_OFFSET_SIZE(2) + W15_EXTRA_UNREADABLE_SIZE(1) +
+                                    W15_EXTRA_DIGEST_SIZE(1) + W15_EXTRA_GSEQ_SIZE) == 0);
+    size_t start = b.len;
+    w15_put_u8(&b, W15_OP_CALL);
+    w15_put_u32(&b, 0);
+    w15_put_empty(&b, W15_DATA, 0);
+    w15_put_u32(&b, 4);
+    w15_put_extra_offset(&b, off, 2);
+    w15_put_extra_unreadable(&b, &unr, 1);
+    w15_put_extra_digest(&b, &dig, 1);
+    w15_put_extra_gseq(&b, 41);
+    CHECK_EQ(b.len - start, 5 + 9 + 4 + W15_EXTRA_OFFSET_SIZE(2) + W15_EXTRA_UNREADABLE_SIZE(1) +
+                                W15_EXTRA_DIGEST_SIZE(1) + W15_EXTRA_GSEQ_SIZE);
+    w15_buf_commit(&b, 1);
+    /* a call without them, and one whose wip15.gseq has 4 bytes */
+    call_empty(&b, 0, d, NULL, 0, 0);
+    REQUIRE(w15_buf_reserve(&b, 64) == 0);
+    w15_put_u8(&b, W15_OP_CALL);
+    w15_put_u32(&b, 0);
+    w15_put_empty(&b, W15_DATA, 0);
+    w15_put_u32(&b, 1);
+    w15_put_string(&b, W15_EXTRA_GSEQ, 10);
+    w15_put_u8(&b, W15_COMP_NONE);
+    w15_put_u32(&b, 4);
+    w15_put_u32(&b, 4);
+    w15_put_bytes(&b, "\1\2\3\4", 4);
+    w15_buf_commit(&b, 1);
+
+    w15_error_t err;
+    w15_reader_t *r = w15_reader_open_mem(b.data, b.len, "cap.wip15", &err);
+    REQUIRE(r);
+    w15_op_t op;
+    while (w15_reader_next(r, &op, &err) == W15_NEXT_DECL_FUNC)
+        ;
+    REQUIRE(op.call);
+    const w15_offset_entry_t *oe;
+    const w15_ptr_entry_t *ue;
+    const w15_digest_entry_t *de;
+    uint32_t n = 0;
+    uint64_t g = 0;
+    CHECK(w15_reader_offsets(r, op.call, &oe, &n, &err) == 0 && n == 2);
+    CHECK(oe[0].param == 0 && oe[0].target == 0x8893 && oe[0].offset == 0x40);
+    CHECK(oe[1].param == 3 && oe[1].target == 0x8F3F && oe[1].offset == 0xfedcba9876543210ull);
+    CHECK(w15_reader_unreadable(r, op.call, &ue, &n, &err) == 0 && n == 1);
+    CHECK(ue[0].param == 0 && ue[0].value == 0x7fff00001234ull);
+    CHECK(w15_reader_digests(r, op.call, &de, &n, &err) == 0 && n == 1);
+    CHECK(de[0].size == 1ull << 33 && de[0].hash == 0x0123456789abcdefull);
+    CHECK(w15_reader_gseq(r, op.call, &g, &err) == 1 && g == 41);
+
+    CHECK(w15_reader_next(r, &op, &err) == W15_NEXT_CALL);
+    CHECK(w15_reader_offsets(r, op.call, &oe, &n, &err) == 0 && n == 0 && oe == NULL);
+    CHECK(w15_reader_digests(r, op.call, &de, &n, &err) == 0 && n == 0);
+    CHECK(w15_reader_gseq(r, op.call, &g, &err) == 0);
+
+    CHECK(w15_reader_next(r, &op, &err) == W15_NEXT_CALL);
+    CHECK(w15_reader_gseq(r, op.call, &g, &err) == -1 && err.code == W15_E_BAD_LENGTH);
+    CHECK_HAS(err.msg, ": call 2 (f): expected an extra wip15.gseq of 8 bytes, found 4 bytes");
+    w15_reader_close(r);
+    w15_buf_free(&b);
+}
+
 /* The writer holds some operations (staged, maybe inside the LZ4 frame's
  * own buffer); a crash handler appends raw ones behind them: every
  * operation reads back, in order. */
@@ -216,6 +292,7 @@ int main(void)
 {
     RUN(test_empty_values);
     RUN(test_ptr_extra);
+    RUN(test_capture_extras);
     RUN(test_crash_append);
     return check_summary();
 }
