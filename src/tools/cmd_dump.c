@@ -120,8 +120,15 @@ static void text_call(w15t_trace_t *t, const w15_call_t *c, const ptrs_t *ptrs,
     }
     for (uint32_t e = 0; e < c->nextras; e++) {
         const w15_extra_t *x = &c->extras[e];
+        uint64_t g;
         if (w15_extra_is(x, W15_EXTRA_PTR))
             continue;
+        if (w15_extra_is(x, W15_EXTRA_GSEQ) && w15_reader_gseq(t->r, c, &g, err) == 1) {
+            w15t_puts(" [gseq ");
+            w15t_put_u64(g);
+            w15t_putc(']');
+            continue;
+        }
         w15t_puts(" [");
         if (plain_name(x->name.ptr, x->name.len))
             w15t_write(x->name.ptr, x->name.len);
@@ -164,9 +171,14 @@ static void json_call(w15t_trace_t *t, const w15_call_t *c, const ptrs_t *ptrs,
         json_arg(t, c->result, W15_PTR_RESULT, ptrs, o, bad, err);
     }
     int first = 1;
+    uint64_t g;
+    if (w15_reader_gseq(t->r, c, &g, err) == 1) {
+        w15t_puts(",\"gseq\":");
+        w15t_put_u64(g);
+    }
     for (uint32_t e = 0; e < c->nextras; e++) {
         const w15_extra_t *x = &c->extras[e];
-        if (w15_extra_is(x, W15_EXTRA_PTR))
+        if (w15_extra_is(x, W15_EXTRA_PTR) || w15_extra_is(x, W15_EXTRA_GSEQ))
             continue;
         w15t_puts(first ? ",\"extras\":[{\"name\":" : ",{\"name\":");
         first = 0;

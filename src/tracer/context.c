@@ -8,6 +8,8 @@
 #include "resolve.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "apitable.h"
@@ -27,9 +29,55 @@ void w15_context_init(void)
     id_get_integerv = w15_func_lookup("glGetIntegerv");
 }
 
+static pthread_mutex_t ctx_lock = PTHREAD_MUTEX_INITIALIZER;
+static w15_ctx_t *ctxs;
+static uint32_t ctx_ids;
+
+w15_ctx_t *w15_ctx_find(void *handle, int create)
+{
+    int e = errno;
+    pthread_mutex_lock(&ctx_lock);
+    w15_ctx_t *c = ctxs;
+    while (c && c->handle != handle)
+        c = c->next;
+    if (!c && create && (c = calloc(1, sizeof *c)) != NULL) {
+        c->handle = handle;
+        c->id = ++ctx_ids;
+        c->share_group = c->id;
+        c->next = ctxs;
+        ctxs = c;
+    }
+    pthread_mutex_unlock(&ctx_lock);
+    errno = e;
+    return c;
+}
+
+void w15_ctx_forget(void *handle)
+{
+    pthread_mutex_lock(&ctx_lock);
+    for (w15_ctx_t **pp = &ctxs; *pp; pp = &(*pp)->next) {
+        if ((*pp)->handle == handle) {
+            w15_ctx_t *c = *pp;
+            *pp = c->next;
+            free(c);
+            break;
+        }
+    }
+    pthread_mutex_unlock(&ctx_lock);
+}
+
+void w15_ctx_each(void (*fn)(w15_ctx_t *c, void *arg), void *arg)
+{
+    pthread_mutex_lock(&ctx_lock);
+    for (w15_ctx_t *c = ctxs; c; c = c->next)
+        fn(c, arg);
+    pthread_mutex_unlock(&ctx_lock);
+}
+
 void w15_context_changed(w15_thread_t *t, void *ctx)
 {
     t->context = ctx;
+    t->ctx = ctx ? w15_ctx_find(ctx, 1) : NULL;
     t->ctx_kind = CTX_UNKNOWN;
 }
 

@@ -12,9 +12,39 @@
 
 #include "thread.h"
 
+/* What the tracer knows of one GLX/EGL context, from its creation (or the
+ * first MakeCurrent that names it) until it is destroyed; found by handle.
+ * Each capture module keeps its own per-context state behind its pointer
+ * here (allocated by that module, freed by it when the context goes). */
+typedef struct w15_ctx {
+    void *handle;          /* the GLXContext / EGLContext */
+    uint32_t share_group;  /* contexts that share objects have the same number
+                            * (its first context's id; surfaces.c sets it at
+                            * creation from the share argument) */
+    uint32_t id;           /* 1, 2, ... in order of first sight */
+    void *arrays;          /* arrays.c */
+    void *maps;            /* maps.c */
+    void *surfaces;        /* surfaces.c */
+    struct w15_ctx *next;
+} w15_ctx_t;
+
+/* The record of context `handle` (non-NULL): found, or created when
+ * `create` (a new share group of its own).  NULL when not found, or out of
+ * memory.  Thread-safe; meant for creation, MakeCurrent and destruction,
+ * not for every call (a thread keeps its current one in t->ctx). */
+w15_ctx_t *w15_ctx_find(void *handle, int create);
+/* Forget context `handle` (after its destruction); the modules have freed
+ * their state.  t->ctx of threads where it is current is the caller's. */
+void w15_ctx_forget(void *handle);
+/* Visit every known context (under the registry's lock; fn must not call
+ * w15_ctx_find / w15_ctx_forget). */
+void w15_ctx_each(void (*fn)(w15_ctx_t *c, void *arg), void *arg);
+
 /* Find the real glGetString / glGetIntegerv (at start). */
 void w15_context_init(void);
-/* After a successful MakeCurrent of `ctx` (NULL: none) on thread t. */
+/* After a successful MakeCurrent of `ctx` (NULL: none) on thread t: sets
+ * t->context and t->ctx (creating the context's record when it was created
+ * before the tracer saw it). */
 void w15_context_changed(w15_thread_t *t, void *ctx);
 /* The calling thread's current context's API: 0 none or unknown, 1
  * desktop GL, 2 GLES; and its version. */

@@ -16,6 +16,7 @@
  */
 #define _GNU_SOURCE
 #include "crash.h"
+#include "maps.h"
 #include "output.h"
 #include "recorder.h"
 #include "resolve.h"
@@ -67,6 +68,12 @@ static void crash_flush(void)
 static void on_signal(int sig, siginfo_t *si, void *uc)
 {
     int e = errno;
+    /* A write to a page maps.c protects to see the program's writes through
+     * a persistent mapping: handled there, the write retries. */
+    if (sig == SIGSEGV && si && w15_maps_fault(si)) {
+        errno = e;
+        return;
+    }
     struct sigaction *a = &app_act[sig];
     int app_handles = ((a->sa_flags & SA_SIGINFO) && a->sa_sigaction) ||
                       (!(a->sa_flags & SA_SIGINFO) && a->sa_handler != SIG_DFL && a->sa_handler != SIG_IGN);

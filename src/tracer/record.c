@@ -16,6 +16,8 @@
  */
 #include "record.h"
 #include "recorder.h"
+#include "capture.h"
+#include "pseudo.h"
 #include "config.h"
 #include "context.h"
 #include "decl.h"
@@ -44,7 +46,6 @@ uint8_t w15_fast_ok[W15F__TOTAL];
 
 #define CHUNK_LIMIT W15_CHUNK_LIMIT
 
-static int put_thread_switch(w15_thread_t *t);
 
 /* c->state bits; bits 8..15 hold the index of the first parameter encoded
  * in w15_post. */
@@ -54,6 +55,7 @@ static int put_thread_switch(w15_thread_t *t);
 #define ST_DONE 8u    /* fast path: the call is encoded and committed */
 #define ST_FASTRES 16u /* fast path: only the result and the extras are left */
 #define ST_SCOPE (1u << 16) /* timing: the call's scope record is open */
+#define ST_CAPTURE (1u << 17) /* capture hooks run around this call (capture.h) */
 
 /* Fast-path ops, one per parameter (w15_prog); 0x80 = a group index follows. */
 enum { P_SLOW = 0, P_U8, P_U16, P_U32, P_U64, P_SVARI, P_F32, P_F64, P_BOOL, P_NONE };
@@ -432,17 +434,28 @@ static int put_param(w15_thread_t *t, const w15_param_sig_t *s, uint32_t idx, w1
 static int put_extras(w15_thread_t *t)
 {
     w15_buf_t *b = &t->buf;
-    uint32_t n = t->nptr;
+    uint32_t n = (t->nptr != 0) + (t->noff != 0) + (t->nunr != 0) + (t->ndig != 0) + (t->has_gseq != 0);
     if (W15_LIKELY(n == 0)) {
         if (w15_buf_reserve(b, 4))
             return -1;
         w15_put_u32(b, 0);
         return 0;
     }
-    if (w15_buf_reserve(b, 4 + W15_EXTRA_PTR_SIZE(n)))
+    if (w15_buf_reserve(b, 4 + W15_EXTRA_PTR_SIZE(t->nptr) + W15_EXTRA_OFFSET_SIZE(t->noff) +
+                               W15_EXTRA_UNREADABLE_SIZE(t->nunr) + W15_EXTRA_DIGEST_SIZE(t->ndig) +
+                               W15_EXTRA_GSEQ_SIZE))
         return -1;
-    w15_put_u32(b, 1);
-    w15_put_extra_ptr(b, t->ptrx, n);
+    w15_put_u32(b, n);
+    if (t->nptr)
+        w15_put_extra_ptr(b, t->ptrx, t->nptr);
+    if (t->noff)
+        w15_put_extra_offset(b, t->xoff, t->noff);
+    if (t->nunr)
+        w15_put_extra_unreadable(b, t->xunr, t->nunr);
+    if (t->ndig)
+        w15_put_extra_digest(b, t->xdig, t->ndig);
+    if (t->has_gseq)
+        w15_put_extra_gseq(b, t->gseq);
     return 0;
 }
 
@@ -715,6 +728,8 @@ static __attribute__((noinline)) void pre_general(w15_thread_t *t, w15_callctx_t
     const w15_func_sig_t *f = &w15_funcs[id];
     uint32_t flags = f->flags;
     uint32_t slow = (flags & (W15_FN_FRAME_END | W15_FN_MAKE_CURRENT)) ? ST_SLOW : 0;
+    if (flags & W15_FN_CAPTURE)
+        slow |= ST_SLOW | ST_CAPTURE;
     if (W15_UNLIKELY(flags & W15_FN_MAKE_CURRENT) && t->gpu) {
         /* another context: end the GPU timing of the old one while it is
          * still current */
@@ -723,6 +738,8 @@ static __attribute__((noinline)) void pre_general(w15_thread_t *t, w15_callctx_t
     }
     if (W15_UNLIKELY(!atomic_load_explicit(&w15_recording, memory_order_relaxed))) {
         c->state = slow;
+        if (slow & ST_CAPTURE)
+            w15_capture_pre(t, id, flags, args, 0);
         return;
     }
     unsigned info = (unsigned)atomic_load_explicit(&w15_declared[id], memory_order_acquire);
@@ -731,19 +748,30 @@ static __attribute__((noinline)) void pre_general(w15_thread_t *t, w15_callctx_t
         info = (unsigned)atomic_load_explicit(&w15_declared[id], memory_order_acquire);
         if (!info || !atomic_load_explicit(&w15_recording, memory_order_relaxed)) {
             c->state = slow;
+            if (slow & ST_CAPTURE)
+                w15_capture_pre(t, id, flags, args, 0);
             return;
         }
     }
     w15_buf_t *b = &t->buf;
     unsigned fo = (info & 0xff) - 1;
-    if (W15_UNLIKELY(b->len == 0) && put_thread_switch(t)) {
+    if (W15_UNLIKELY(b->len == 0) && w15_pseudo_thread_switch(t)) {
         c->state = slow;
         encode_failed(t, c);
         return;
     }
+    if (slow & ST_CAPTURE) {
+        /* pseudo-calls the capture writes precede this call */
+        w15_capture_pre(t, id, flags, args, 1);
+        if (W15_UNLIKELY(!atomic_load_explicit(&w15_recording, memory_order_relaxed))) {
+            c->state = slow; /* it failed (out of memory): forward only */
+            return;
+        }
+    }
     c->state = ST_REC | slow | (fo << 8);
     t->call_start = b->len;
     t->nptr = 0;
+    t->noff = t->nunr = t->ndig = t->has_gseq = 0;
     t->pre_complete = 0;
     t->cur_id = id;
     if (W15_UNLIKELY(w15_buf_reserve(b, 16))) {
@@ -820,6 +848,7 @@ void w15_pre(w15_callctx_t *c, uint32_t id, const w15_slot_t *args)
             /* for the crash path (w15_record_crash_complete): the inputs are complete */
             t->call_start = b->len;
             t->nptr = 0;
+            t->noff = t->nunr = t->ndig = t->has_gseq = 0;
             t->cur_id = id;
             t->pre_complete = 1;
             b->len = (size_t)(p - b->data);
@@ -890,12 +919,16 @@ void w15_post(w15_callctx_t *c, const w15_slot_t *args, const w15_slot_t *ret)
             if (rs->base != W15_VOID && put_param(t, rs, 0xFFFFFFFFu, rv, ps, np, args, f->flags))
                 goto fail;
         }
+        if (st & ST_CAPTURE)
+            w15_capture_extras(t, c->id, f->flags, args, ret);
         if (put_extras(t))
             goto fail;
         commit(t);
     }
     if (W15_UNLIKELY(st & ST_SLOW))
         post_slow(t, c, args, ret, f->flags);
+    if (st & ST_CAPTURE)
+        w15_capture_post(t, c->id, f->flags, args, ret, (st & ST_REC) != 0);
     if (W15_LIKELY(st & ST_REC)) {
         if (W15_UNLIKELY(t->epoch != atomic_load_explicit(&w15_flush_epoch, memory_order_relaxed) ||
                          t->buf.len >= CHUNK_LIMIT || W15_TM_COUNT(t) >= W15_TM_SUBMIT ||
@@ -908,28 +941,9 @@ fail:
     encode_failed(t, c);
     if (st & ST_SLOW)
         post_slow(t, c, args, ret, f->flags);
+    if (st & ST_CAPTURE)
+        w15_capture_post(t, c->id, f->flags, args, ret, 0);
     atomic_store_explicit(&t->in_call, 0, memory_order_release);
-}
-
-/* Write wip15ThreadSwitch at the start of t->buf (which is empty).
- * Returns 0 or -1 (out of memory). */
-static int put_thread_switch(w15_thread_t *t)
-{
-    char name[17] = { 0 };
-    w15_thread_name(name);
-    size_t nl = strlen(name);
-    w15_buf_t *b = &t->buf;
-    if (w15_buf_reserve(b, 1 + 4 + 10 + 10 + 10 + 4 + nl + 4))
-        return -1;
-    w15_put_u8(b, W15_OP_CALL);
-    w15_put_u32(b, W15F_wip15ThreadSwitch);
-    w15_put_uvari(b, t->tid);
-    w15_put_uvari(b, (uint64_t)(uintptr_t)t->context);
-    w15_put_uvari(b, t->seq);
-    w15_put_string(b, name, (uint32_t)nl);
-    w15_put_u32(b, 0);
-    __atomic_store_n(&b->committed, b->len, __ATOMIC_RELEASE);
-    return 0;
 }
 
 /* Complete the crashing thread's current call when all its inputs are

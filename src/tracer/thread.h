@@ -47,6 +47,7 @@ typedef struct w15_thread {
     /* cold */
     uint32_t tid;
     void *context;              /* context.c: current per the last successful MakeCurrent */
+    struct w15_ctx *ctx;        /* context.c: its record (context.h), NULL when none */
     int ctx_kind;               /* context.c: 0 unknown, else cached API/version */
     int ctx_major, ctx_minor;
     void *wtf_zone;             /* timing.c: the thread's zones, once it has records */
@@ -54,6 +55,14 @@ typedef struct w15_thread {
     uint32_t group_depth;       /* timing.c: open named scopes (debug groups) */
     uint32_t wtf_frame;         /* timing.c: number of this thread's open frame (per zone) */
     uint64_t t_first;           /* timing.c: ticks at the thread's first GL call (frame 0 starts) */
+    size_t pseudo_start;        /* pseudo.c: offset of the pseudo-call being written */
+    /* record.c: the current call's capture extras (docs/FORMAT.md), filled
+     * by record.c and capture.c between w15_pre and w15_post */
+    uint32_t noff, nunr, ndig, has_gseq;
+    w15_offset_entry_t xoff[W15_MAX_PTR_EXTRA];
+    w15_ptr_entry_t xunr[W15_MAX_PTR_EXTRA];
+    w15_digest_entry_t xdig[W15_MAX_PTR_EXTRA];
+    uint64_t gseq;
     struct w15_thread *next, *prev; /* registry (w15_threads_lock) */
     int dead;
 } w15_thread_t;
