@@ -340,16 +340,17 @@ static int declare(rp_state_t *st, const w15_func_t *f)
     }
     memset(d, 0, sizeof *d);
     d->fn = RP_FN_UNKNOWN;
-    if (strcmp(f->name, "wip15TraceBegin") == 0) {
+    int g = w15_func_lookup(f->name);
+    uint32_t gflags = g >= 0 ? w15_funcs[g].flags : 0;
+    if (gflags & W15_FN_TRACE_BEGIN) {
         d->fn = RP_FN_TRACE_BEGIN;
-    } else if (strcmp(f->name, "wip15ThreadSwitch") == 0) {
+    } else if (gflags & W15_FN_THREAD_SWITCH) {
         d->fn = RP_FN_THREAD_SWITCH;
         d->ok = f->nargs >= 1 && f->args[0].base == W15_UINT && !f->args[0].is_array;
-    } else if (strncmp(f->name, "wip15", 5) == 0) {
+    } else if ((gflags & W15_FN_PSEUDO) || (g < 0 && strncmp(f->name, "wip15", 5) == 0)) {
         d->fn = RP_FN_OTHER_PSEUDO;
         rp_note(st, "note: pseudo-call %s is not replayed by this version", f->name);
     } else {
-        int g = w15_func_lookup(f->name);
         if (g >= 0 && (uint32_t)g < rp_nfuncs) {
             d->fn = (uint32_t)g;
             d->ok = rp_signature_ok(f, (uint32_t)g);

@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE
 #include "clock.h"
+#include "wip15/trace_env.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -82,7 +83,7 @@ void w15_clock_init(void)
     clock_gettime(CLOCK_REALTIME, &rt);
     g_wall0_ms = (double)rt.tv_sec * 1e3 + (double)rt.tv_nsec / 1e6;
 #if W15_HAVE_TSC
-    const char *env = getenv("WIP15_CLOCK");
+    const char *env = getenv(W15_ENV_CLOCK);
     if (tsc_invariant() && !(env && strcmp(env, "monotonic") == 0)) {
         uint64_t t0, m0, t1, m1;
         pair(&t0, &m0);
