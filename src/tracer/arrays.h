@@ -5,7 +5,7 @@
  * the vertex range a draw covers (first/count, the index range of the
  * indices, instancing and divisors), and the pseudo-calls wip15ClientMemory
  * and wip15ClientArray written before the draw (docs/FORMAT.md).  Its
- * per-context state hangs from w15_ctx_t.arrays.  May use pseudo, context,
+ * per-context state hangs from w15_ctx_t.arrays.  May use guard, pseudo, context,
  * resolve, thread, config and log.  Must never use record, capture, maps or
  * surfaces: capture calls in here. */
 #ifndef W15_ARRAYS_H
