@@ -44,6 +44,7 @@ w15_ctx_t *w15_ctx_find(void *handle, int create)
         c->handle = handle;
         c->id = ++ctx_ids;
         c->share_group = c->id;
+        c->compat = -1;
         c->next = ctxs;
         ctxs = c;
     }
@@ -59,6 +60,7 @@ void w15_ctx_forget(void *handle)
         if ((*pp)->handle == handle) {
             w15_ctx_t *c = *pp;
             *pp = c->next;
+            free(c->exts);
             free(c);
             break;
         }
@@ -128,6 +130,122 @@ int w15_context_api(int *major, int *minor)
     *major = t->ctx_major;
     *minor = t->ctx_minor;
     return t->ctx_kind == CTX_GL ? 1 : 2;
+}
+
+enum {
+    GL_EXTENSIONS_ = 0x1F03,
+    GL_NUM_EXTENSIONS_ = 0x821D,
+    GL_CONTEXT_PROFILE_MASK_ = 0x9126,
+    GL_CONTEXT_COMPATIBILITY_PROFILE_BIT_ = 2,
+};
+typedef const unsigned char *(*get_stringi_fn)(unsigned, unsigned);
+static int id_get_stringi = -2;
+
+/* The current context's extension list as " a b c ", built once. */
+static const char *ext_list(w15_thread_t *t, int api, int major)
+{
+    w15_ctx_t *c = t->ctx;
+    if (!c)
+        return NULL;
+    if (c->exts)
+        return c->exts;
+    if (id_get_stringi == -2)
+        id_get_stringi = w15_func_lookup("glGetStringi");
+    size_t len, cap = 4096;
+    char *s = malloc(cap);
+    if (!s)
+        return NULL;
+    strcpy(s, " ");
+    len = 1;
+    if (major >= 3 && id_get_stringi >= 0) {
+        get_stringi_fn gsi = (get_stringi_fn)W15_REAL((uint32_t)id_get_stringi);
+        int n = w15_context_get_int(GL_NUM_EXTENSIONS_, 0);
+        for (int i = 0; i < n; i++) {
+            const char *e = (const char *)gsi(GL_EXTENSIONS_, (unsigned)i);
+            size_t el = e ? strlen(e) : 0;
+            if (!el)
+                continue;
+            if (len + el + 2 > cap) {
+                char *ns = realloc(s, cap = 2 * cap + el);
+                if (!ns) {
+                    free(s);
+                    return NULL;
+                }
+                s = ns;
+            }
+            memcpy(s + len, e, el);
+            len += el;
+            s[len++] = ' ';
+            s[len] = 0;
+        }
+    } else {
+        get_string_fn gs = (get_string_fn)W15_REAL((uint32_t)id_get_string);
+        const char *e = (const char *)gs(GL_EXTENSIONS_);
+        size_t el = e ? strlen(e) : 0;
+        char *ns = realloc(s, el + 3);
+        if (!ns) {
+            free(s);
+            return NULL;
+        }
+        s = ns;
+        if (el)
+            memcpy(s + 1, e, el);
+        s[el + 1] = ' ';
+        s[el + 2] = 0;
+    }
+    (void)api;
+    c->exts = s;
+    return s;
+}
+
+int w15_context_has_ext(const char *ext)
+{
+    int major, minor;
+    int api = w15_context_api(&major, &minor);
+    if (!api)
+        return 0;
+    int e = errno;
+    const char *l = ext_list(w15_tls, api, major);
+    int r = 0;
+    if (l) {
+        size_t n = strlen(ext);
+        for (const char *p = strstr(l, ext); p; p = strstr(p + 1, ext))
+            if (p[-1] == ' ' && p[n] == ' ') {
+                r = 1;
+                break;
+            }
+    }
+    errno = e;
+    return r;
+}
+
+int w15_context_version(int api, int major, int minor)
+{
+    int ma = 0, mi = 0;
+    return w15_context_api(&ma, &mi) == api && (ma > major || (ma == major && mi >= minor));
+}
+
+int w15_context_compat(void)
+{
+    int major, minor;
+    int api = w15_context_api(&major, &minor);
+    w15_thread_t *t = w15_tls;
+    if (!api || !t)
+        return 0;
+    if (api == 2)
+        return major < 2;
+    if (t->ctx && t->ctx->compat >= 0)
+        return t->ctx->compat;
+    int r;
+    if (major < 3 || (major == 3 && minor == 0))
+        r = 1;
+    else if (major == 3 && minor == 1)
+        r = w15_context_has_ext("GL_ARB_compatibility");
+    else
+        r = (w15_context_get_int(GL_CONTEXT_PROFILE_MASK_, 0) & GL_CONTEXT_COMPATIBILITY_PROFILE_BIT_) != 0;
+    if (t->ctx)
+        t->ctx->compat = r;
+    return r;
 }
 
 int w15_context_get_int(unsigned pname, int dflt)

@@ -22,6 +22,8 @@ typedef struct w15_ctx {
                             * (its first context's id; surfaces.c sets it at
                             * creation from the share argument) */
     uint32_t id;           /* 1, 2, ... in order of first sight */
+    char *exts;            /* context.c: " ext1 ext2 ... " once asked (w15_context_has_ext) */
+    int compat;            /* context.c: legacy features: -1 not asked yet, 0, 1 */
     void *arrays;          /* arrays.c */
     void *maps;            /* maps.c */
     void *surfaces;        /* surfaces.c */
@@ -49,6 +51,19 @@ void w15_context_changed(w15_thread_t *t, void *ctx);
 /* The calling thread's current context's API: 0 none or unknown, 1
  * desktop GL, 2 GLES; and its version. */
 int w15_context_api(int *major, int *minor);
+/* Whether the current context advertises extension `ext` ("GL_ARB_foo"):
+ * 1 or 0 (0 without a current context).  The list is read once per context
+ * (glGetStringi on GL >= 3.0 / GLES >= 3.0, else glGetString(GL_EXTENSIONS)),
+ * never raising a GL error. */
+int w15_context_has_ext(const char *ext);
+/* Whether the current context has the legacy (compatibility) features:
+ * GL below 3.1, GL 3.1 with GL_ARB_compatibility, a GL >= 3.2 compatibility
+ * profile, or GLES 1.x.  1 or 0. */
+int w15_context_compat(void);
+/* At least version major.minor of the current context's API `api` (1 GL,
+ * 2 GLES)?  1 or 0. */
+int w15_context_version(int api, int major, int minor);
+
 /* The real glGetIntegerv(pname) in the current context, `dflt` when it is
  * not available; keeps errno.  The caller makes sure `pname` exists in the
  * context's API and version (w15_context_api). */
