@@ -3,14 +3,22 @@
 #ifndef W15_CLOCK_H
 #define W15_CLOCK_H
 #include <stdint.h>
-/* Calibrate once (thread-safe, idempotent).  Called by w15_wtf_open. */
+/* Take the clock's origin once (thread-safe, idempotent; microseconds).
+ * Called by w15_wtf_open.  The TSC's scale is measured lazily, by the first
+ * conversion of a tick value (w15_clock_ns, w15_clock_get_scale,
+ * w15_clock_now), over the time since the origin (at least 2 ms: a
+ * conversion sooner than that waits). */
 void w15_clock_init(void);
+/* The clock's time at its origin (w15_clock_init), in w15_clock_now's
+ * nanoseconds, without measuring the scale. */
+uint64_t w15_clock_origin_ns(void);
 /* Monotonic time in nanoseconds since an arbitrary origin. */
 uint64_t w15_clock_now(void);
 /* The raw clock: TSC ticks (when w15_clock_ticks_are_tsc(): an inline
  * rdtsc reads the same) or CLOCK_MONOTONIC ns; cheaper than w15_clock_now
  * by the scaling.  w15_clock_ns converts a tick value to w15_clock_now's
- * nanoseconds (pure arithmetic: async-signal-safe, any thread). */
+ * nanoseconds (pure arithmetic once the scale is measured: async-signal-safe
+ * then; the crash path measures it before entering its signal mode). */
 uint64_t w15_clock_ticks(void);
 uint64_t w15_clock_ns(uint64_t ticks);
 int w15_clock_ticks_are_tsc(void);

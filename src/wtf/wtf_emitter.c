@@ -613,8 +613,8 @@ w15_wtf_t *w15_wtf_open(const char *path, const w15_wtf_info_t *info, char *err,
     w->ebuf_cap = (size_t)(ZONE_EVENT_WORDS + RESERVE_WORDS) * 4u + ZONE_STRING_BYTES + 8u;
     w->ebuf = malloc(w->ebuf_cap);
     w->period_ns = DEFAULT_PERIOD_NS;
-    uint64_t now = w15_clock_now();
-    w->base0_ns = now - 1000u; /* every event time is then >= 1 us */
+    /* the clock's origin (now, or just before): no scale is needed yet */
+    w->base0_ns = w15_clock_origin_ns() - 1000u; /* every event time is then >= 1 us */
     w->wall0_ms = w15_clock_wall_ms(w->base0_ns);
 
     sb_t ci = {0};
