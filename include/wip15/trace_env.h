@@ -17,19 +17,24 @@
 #define W15_ENV_QUIET "WIP15_QUIET"             /* set and not "0": quiet */
 #define W15_ENV_CLOCK "WIP15_CLOCK"             /* the timing clock (src/wtf/clock.c) */
 
-/* The status line.  `wip15 trace` sets W15_ENV_STATUS_FD to the write end
+/* The status lines.  `wip15 trace` sets W15_ENV_STATUS_FD to the write end
  * of a pipe, a descriptor number >= W15_STATUS_FD_BASE that only the
  * traced program and its children inherit.  Its presence also tells the
  * library that the launcher prints the summary ("trace written to").  The
  * library accepts a number in [W15_STATUS_FD_LOW, W15_STATUS_FD_HIGH) that
- * names a FIFO; once per trace it writes one line, the trace's absolute
- * path followed by W15_STATUS_EOL, with one write(2), and closes the
+ * names a FIFO.  Once per trace, when the trace starts, it writes one line,
+ * the trace's absolute path followed by W15_STATUS_EOL, with one write(2),
+ * and keeps the descriptor; at the end, when recording stopped because
+ * something failed (the disk full, no memory), it writes W15_STATUS_INCOMPLETE,
+ * the path, a tab, the reason and W15_STATUS_EOL, then closes the
  * descriptor.  After the program exits, the launcher reads every line (a
- * program that starts traced programs gives several). */
+ * program that starts traced programs gives several) and reports each
+ * trace as written or as incomplete. */
 #define W15_ENV_STATUS_FD "WIP15_STATUS_FD"
 #define W15_STATUS_FD_BASE 10
 #define W15_STATUS_FD_LOW 3
 #define W15_STATUS_FD_HIGH 65536
 #define W15_STATUS_EOL "\n"
+#define W15_STATUS_INCOMPLETE "!"
 
 #endif

@@ -305,8 +305,27 @@ int cmd_trace(int argc, char **argv)
             len += (size_t)r;
         buf[len] = 0;
         close(pfd[0]);
-        for (char *line = strtok(buf, W15_STATUS_EOL); line; line = strtok(NULL, W15_STATUS_EOL)) {
-            fprintf(stderr, "wip15: trace written to %s\n", line);
+        /* one line per trace, then "!PATH<TAB>REASON" for an incomplete one */
+        char *lines[256];
+        int nlines = 0;
+        for (char *line = strtok(buf, W15_STATUS_EOL); line && nlines < 256; line = strtok(NULL, W15_STATUS_EOL))
+            lines[nlines++] = line;
+        for (int i = 0; i < nlines; i++) {
+            if (!strncmp(lines[i], W15_STATUS_INCOMPLETE, sizeof W15_STATUS_INCOMPLETE - 1))
+                continue;
+            const char *why = NULL;
+            size_t pl = strlen(lines[i]);
+            for (int j = i + 1; j < nlines && !why; j++) {
+                const char *l = lines[j] + sizeof W15_STATUS_INCOMPLETE - 1;
+                if (!strncmp(lines[j], W15_STATUS_INCOMPLETE, sizeof W15_STATUS_INCOMPLETE - 1) &&
+                    !strncmp(l, lines[i], pl) && l[pl] == '\t')
+                    why = l + pl + 1;
+            }
+            if (why)
+                fprintf(stderr, "wip15: trace %s is INCOMPLETE: %s; it holds what was recorded before\n",
+                        lines[i], why);
+            else
+                fprintf(stderr, "wip15: trace written to %s\n", lines[i]);
             ntraces++;
         }
     }

@@ -100,7 +100,7 @@ static void writer_flush(void)
             char m[160];
             snprintf(m, sizeof m, "trace reached %s (%llu bytes); recording stopped", W15_ENV_MAX_SIZE,
                      (unsigned long long)w15_cfg.max_size);
-            w15_fail(m);
+            w15_stop(m);
         }
     }
 }
@@ -214,8 +214,11 @@ void w15_output_stop(void)
         w15_error_t err;
         w15_writer_stats_t st;
         w15_writer_get_stats(writer, &st);
+        const char *why = w15_fail_reason();
         if (w15_writer_close(writer, &err) && !writer_dead)
             w15_msg("cannot finish the trace %s: %s", out_path, err.msg);
+        else if (why && !w15_cfg.launched)
+            w15_msg("trace %s is INCOMPLETE (%s): it holds what was recorded before", out_path, why);
         else if (!writer_dead && !w15_cfg.launched)
             w15_info("trace written to %s (%llu bytes)", out_path, (unsigned long long)st.file_bytes);
         writer = NULL;

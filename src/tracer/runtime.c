@@ -101,6 +101,7 @@ void w15_shutdown(void)
     w15_threads_collect(1);
     w15_output_stop();  /* writes the queue, converting its timing records */
     w15_timing_stop();
+    w15_tracefile_report_end(w15_fail_reason());
     atomic_store(&w15_state, W15_ST_OFF);
     errno = e;
 }

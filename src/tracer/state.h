@@ -28,8 +28,16 @@ enum w15_state { W15_ST_UNINIT = 0, W15_ST_ON, W15_ST_OFF };
 extern _Atomic int w15_state;
 extern _Atomic uint64_t w15_frame;  /* frames ended so far (process-wide) */
 
-/* Stop recording for good, printing `why` once (NULL: silently). */
+/* Stop recording for good because something failed (no memory, the disk
+ * full...), printing `why` once (NULL: silently); the trace is then
+ * incomplete and w15_fail_reason says why. */
 void w15_fail(const char *why);
+/* Stop recording for good because a limit the user set was reached
+ * (WIP15_MAX_SIZE), printing `why` once: the trace is not incomplete. */
+void w15_stop(const char *why);
+/* Why recording failed (the first w15_fail's text, "recording stopped"
+ * removed), or NULL when it did not. */
+const char *w15_fail_reason(void);
 /* A frame-ending call returned (any thread): count it, and start or stop
  * recording at the edges of WIP15_FRAMES. */
 void w15_frame_ended(void);

@@ -121,24 +121,43 @@ int w15_tracefile_put_begin(w15_buf_t *b)
     return 0;
 }
 
+static int status_fd = -1;   /* kept open until the end (w15_tracefile_report_end) */
+static char status_path[2 * PATH_MAX + 8];
+
 void w15_tracefile_report(void)
 {
     int fd = w15_cfg.status_fd;
+    w15_cfg.status_fd = -1;
     if (fd < 0)
         return;
     struct stat st;
-    if (fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode)) {
-        char line[2 * PATH_MAX + 64];
-        char cwd[PATH_MAX];
-        const char *p = path_buf;
-        if (path_buf[0] != '/' && getcwd(cwd, sizeof cwd)) {
-            snprintf(line, sizeof line, "%s/%s" W15_STATUS_EOL, cwd, path_buf);
-        } else {
-            snprintf(line, sizeof line, "%s" W15_STATUS_EOL, p);
-        }
-        ssize_t r = write(fd, line, strlen(line));
+    if (fstat(fd, &st) != 0 || !S_ISFIFO(st.st_mode))
+        return;
+    char cwd[PATH_MAX];
+    if (path_buf[0] != '/' && getcwd(cwd, sizeof cwd))
+        snprintf(status_path, sizeof status_path, "%s/%s", cwd, path_buf);
+    else
+        snprintf(status_path, sizeof status_path, "%s", path_buf);
+    char line[sizeof status_path + 8];
+    int n = snprintf(line, sizeof line, "%s" W15_STATUS_EOL, status_path);
+    ssize_t r = write(fd, line, (size_t)n);
+    (void)r;
+    status_fd = fd;
+}
+
+void w15_tracefile_report_end(const char *why)
+{
+    int fd = status_fd;
+    status_fd = -1;
+    if (fd < 0)
+        return;
+    if (why) {
+        char line[sizeof status_path + 320];
+        int n = snprintf(line, sizeof line, W15_STATUS_INCOMPLETE "%s\t%s" W15_STATUS_EOL, status_path, why);
+        if (n > 0 && (size_t)n >= sizeof line)
+            n = (int)sizeof line - 1;
+        ssize_t r = write(fd, line, (size_t)n);
         (void)r;
-        close(fd);
     }
-    w15_cfg.status_fd = -1;
+    close(fd);
 }
