@@ -322,6 +322,12 @@ int w15_put_data(w15_buf_t *buf, const void *data, uint32_t size);
  * usable.  Returns 0, or -1 with `err` set (TOO_BIG, or NOMEM with
  * buf->failed set). */
 int w15_put_data_sz(w15_buf_t *buf, const void *data, size_t size, w15_error_t *err);
+/* The same, for a caller that fills the contents itself: writes the blob's
+ * header and returns where its `size` bytes go (they count as written; fill
+ * them before the buffer is submitted), or NULL with `err` set as
+ * w15_put_data_sz would.  Dropping the blob again (a failed fill): restore
+ * buf->len and buf->nblobs as they were before the call. */
+uint8_t *w15_put_data_begin(w15_buf_t *buf, size_t size, w15_error_t *err);
 
 /* The empty Value of a type: count 0 for an array; 0, 0.0, an empty String
  * or an empty Data (method None) for a scalar; nothing for Void and
@@ -573,6 +579,12 @@ int w15_writer_close(w15_writer_t *w, w15_error_t *err);
  * Returns 0, or -1 when a write failed or the writer had failed (later
  * calls then return -1 too). */
 int w15_writer_crash_write(w15_writer_t *w, const void *p, size_t n);
+/* The crash path's last step, when the process is about to die (same
+ * rules as w15_writer_crash_write): with stream_lz4, end the LZ4 frame
+ * (LZ4F_compressEnd: its end mark), so the file reads as complete up to the
+ * last operation appended; nothing to do for a plain stream.  No operation
+ * may be appended after it.  Returns 0, or -1 when a write failed. */
+int w15_writer_crash_end(w15_writer_t *w);
 
 typedef struct w15_writer_stats {
     uint64_t ops, calls;

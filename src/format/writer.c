@@ -30,6 +30,7 @@ struct w15_writer {
     size_t scap;
 
     LZ4F_cctx *cctx; /* stream_lz4 only */
+    int ended;       /* the crash path ended the frame (w15_writer_crash_end) */
     LZ4F_preferences_t prefs;
     uint8_t *zbuf;
     size_t zcap;
@@ -424,7 +425,7 @@ static int crash_stream(w15_writer_t *w, const uint8_t *p, size_t n)
 
 int w15_writer_crash_write(w15_writer_t *w, const void *p, size_t n)
 {
-    if (w->failed)
+    if (w->failed || w->ended)
         return -1;
     int rc = 0;
     if (w->olen) {
@@ -438,6 +439,20 @@ int w15_writer_crash_write(w15_writer_t *w, const void *p, size_t n)
         size_t r = LZ4F_flush(w->cctx, w->zbuf, w->zcap, NULL);
         rc = LZ4F_isError(r) || (r && crash_write_fd(w->fd, w->zbuf, r)) ? -1 : 0;
     }
+    if (rc)
+        w->failed = 1;
+    return rc;
+}
+
+int w15_writer_crash_end(w15_writer_t *w)
+{
+    if (w->failed)
+        return -1;
+    if (!w->cctx || w->ended)
+        return 0;
+    size_t r = LZ4F_compressEnd(w->cctx, w->zbuf, w->zcap, NULL);
+    int rc = LZ4F_isError(r) || (r && crash_write_fd(w->fd, w->zbuf, r)) ? -1 : 0;
+    w->ended = 1;
     if (rc)
         w->failed = 1;
     return rc;

@@ -30,7 +30,14 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-static const int fatal_sigs[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTERM, SIGINT };
+static const int fatal_sigs[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTERM, SIGINT, SIGHUP, SIGQUIT };
+
+/* Signals that ask the program to end (kill, Ctrl-C, `timeout`, a closed
+ * terminal): ours only while the program leaves them at their default. */
+static int terminating(int sig)
+{
+    return sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGQUIT;
+}
 #define NSIGS_ (sizeof fatal_sigs / sizeof fatal_sigs[0])
 
 static struct sigaction app_act[NSIG];
@@ -59,8 +66,12 @@ static void crash_flush(void)
     if (getpid() == crash_pid && !atomic_exchange(&crash_done, 1)) {
         w15_thread_t *self = w15_tls;
         int in_call = self ? w15_thread_hold(self) : 0;
-        if (w15_output_crash_begin(self) && self)
-            w15_output_crash_append(self->buf.data, w15_record_crash_complete(self, in_call));
+        if (w15_output_crash_begin(self)) {
+            if (self)
+                w15_output_crash_append(self->buf.data, w15_record_crash_complete(self, in_call));
+            /* nothing is recorded after this: the stream ends here */
+            w15_output_crash_end();
+        }
         w15_timing_crash();
     }
 }
@@ -75,6 +86,12 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
         return;
     }
     struct sigaction *a = &app_act[sig];
+    /* A read of program memory the tracer guards (guard.c: an argument GL
+     * would have rejected): it returns an error instead; does not return. */
+    if ((sig == SIGSEGV || sig == SIGBUS) && si) {
+        errno = e;
+        w15_guard_fault(sig, si, uc);
+    }
     int app_handles = ((a->sa_flags & SA_SIGINFO) && a->sa_sigaction) ||
                       (!(a->sa_flags & SA_SIGINFO) && a->sa_handler != SIG_DFL && a->sa_handler != SIG_IGN);
     /* A fault the program handles itself is not necessarily fatal: the JVM,
@@ -88,7 +105,7 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
         crash_flush();
     if ((a->sa_flags & SA_SIGINFO) && a->sa_sigaction) {
         a->sa_sigaction(sig, si, uc);
-    } else if (a->sa_handler == SIG_IGN && (sig == SIGTERM || sig == SIGINT || sig == SIGABRT)) {
+    } else if (a->sa_handler == SIG_IGN && (terminating(sig) || sig == SIGABRT)) {
         /* ignored: nothing happens */
     } else if (a->sa_handler == SIG_DFL || a->sa_handler == SIG_IGN) {
         struct sigaction d;
@@ -115,9 +132,9 @@ void w15_crash_init(void)
         struct sigaction old;
         if (real_sigaction(sig, NULL, &old) != 0)
             continue;
-        if ((sig == SIGTERM || sig == SIGINT) && old.sa_handler != SIG_DFL)
+        if (terminating(sig) && old.sa_handler != SIG_DFL)
             continue;
-        if (!(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_IGN && sig != SIGTERM && sig != SIGINT)
+        if (!(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_IGN && !terminating(sig))
             continue;
         app_act[sig] = old;
         struct sigaction ours_act;
@@ -134,7 +151,7 @@ W15_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction 
 {
     if (sig <= 0 || sig >= NSIG || !ours[sig])
         return real_sigaction(sig, act, oldact);
-    if (sig == SIGTERM || sig == SIGINT) {
+    if (terminating(sig)) {
         if (act) {
             /* the program takes over termination */
             ours[sig] = 0;

@@ -301,3 +301,9 @@ void w15_output_crash_append(const void *p, size_t n)
 {
     crash_append(p, n);
 }
+
+void w15_output_crash_end(void)
+{
+    if (crash_file)
+        w15_writer_crash_end(writer);
+}

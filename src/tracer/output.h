@@ -33,5 +33,8 @@ void w15_output_forget(void);
  * caller may append `self`'s bytes with w15_output_crash_append, else 0. */
 int w15_output_crash_begin(w15_thread_t *self);
 void w15_output_crash_append(const void *p, size_t n);
+/* After the last append, when the process is about to die: close the
+ * trace's stream (its LZ4 frame's end mark), so it reads as complete. */
+void w15_output_crash_end(void);
 
 #endif
