@@ -16,6 +16,7 @@
  */
 #define _GNU_SOURCE
 #include "crash.h"
+#include "guard.h"
 #include "maps.h"
 #include "output.h"
 #include "recorder.h"
