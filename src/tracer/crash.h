@@ -4,7 +4,8 @@
  * and then do what would have happened without us; and the interposed
  * sigaction/signal that keep our handler in front of the program's.  May
  * use output, timing, record, maps (a write fault on a page it protects is
- * not a crash), thread, state and resolve.  Must never use
+ * not a crash), guard (a fault in a guarded read of program memory is not
+ * one either), thread, state and resolve.  Must never use
  * runtime: exits are runtime's (runtime.c interposes _exit), a crash is
  * not an exit. */
 #ifndef W15_CRASH_H
