@@ -98,7 +98,8 @@ segv)
         expect "func glEnable 3"
         expect "last glEnable"
         reject "seq-error.*"
-        grep -q "^end ERROR" check.txt && fail "trace unreadable (stream $stream)"
+        # the handler ends the stream: the trace is complete, not cut
+        expect "end END"
     done
     ;;
 segvhandled)
@@ -304,7 +305,7 @@ cmdtrace)
     # (a non-interactive shell starts background jobs with SIGINT ignored,
     # and ignored signals stay ignored across exec: perl puts SIGINT back
     # to its default before running wip15, as an interactive shell would)
-    for sig in TERM INT; do
+    for sig in TERM INT HUP; do
         rm -f sig.wip15
         perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die' \
             "$W15_WIP15" trace -q -o sig.wip15 -- "$tapp" loop > out.txt 2> err.txt &
@@ -316,13 +317,36 @@ cmdtrace)
         kill -s $sig $wpid
         wait $wpid
         rc=$?
-        case $sig in TERM) want=143 ;; INT) want=130 ;; esac
+        case $sig in TERM) want=143 ;; INT) want=130 ;; HUP) want=129 ;; esac
         [ $rc = $want ] || fail "SIG$sig to wip15 trace: status $rc, expected $want ($(cat err.txt))"
         kill -0 "$cpid" 2> /dev/null && fail "the program survived SIG$sig sent to wip15 trace"
         check sig.wip15
-        grep -q "^end ERROR" check.txt && fail "trace unreadable after SIG$sig"
+        # complete: every call before the signal, and the stream's end
+        expect "end END"
         expect "func eglSwapBuffers [1-9][0-9]*"
+        "$W15_WIP15" verify -q sig.wip15 > /dev/null 2>&1 || fail "wip15 verify rejects the trace after SIG$sig"
     done
+    ;;
+diskfull)
+    # the file system refuses more bytes (a file-size limit, SIGXFSZ ignored:
+    # writes fail with EFBIG as on a full disk): recording stops with one
+    # message and the trace is reported INCOMPLETE, never "written"
+    sh -c 'trap "" XFSZ; ulimit -f 100; exec "$0" trace -o full.wip15 -- "$1" upload 400' \
+        "$W15_WIP15" "$tapp" > out.txt 2> err.txt
+    rc=$?
+    [ $rc = 0 ] || fail "the program's status changed: $rc ($(cat err.txt))"
+    grep -q "cannot write the trace: .*full.wip15.*recording stopped" err.txt || fail "no failure message: $(cat err.txt)"
+    grep -q "trace .*full.wip15 is INCOMPLETE: cannot write the trace" err.txt || fail "not reported incomplete: $(cat err.txt)"
+    grep -q "trace written to" err.txt && fail "an incomplete trace reported as written: $(cat err.txt)"
+    [ "$(grep -c 'cannot write' err.txt)" = 1 ] || fail "more than one failure message: $(cat err.txt)"
+    # preloaded directly: the library says it itself
+    sh -c 'trap "" XFSZ; ulimit -f 100; WIP15_OUTPUT=full2.wip15 LD_PRELOAD="$0" exec "$1" upload 400' \
+        "$lib" "$tapp" > out.txt 2> err.txt || fail "the program failed: $(cat err.txt)"
+    grep -q "trace full2.wip15 is INCOMPLETE (cannot write the trace" err.txt || fail "not reported incomplete: $(cat err.txt)"
+    # a --max-size stop is what the user asked for: not incomplete
+    "$W15_WIP15" trace -o lim.wip15 --max-size 64k -- "$tapp" upload 400 > out.txt 2> err.txt || fail "max-size run failed"
+    grep -q "trace written to .*lim.wip15" err.txt || fail "a max-size trace is not reported written: $(cat err.txt)"
+    grep -q "INCOMPLETE" err.txt && fail "a max-size trace reported incomplete: $(cat err.txt)"
     ;;
 busyexit)
     # the program exits while another thread is inside GL calls all the time

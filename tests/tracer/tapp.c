@@ -277,6 +277,27 @@ int main(int argc, char **argv)
         printf("tapp: done\n");
         return 0;
     }
+    if (!strcmp(mode, "upload")) {
+        /* N uploads of 64 KiB that do not compress (a pseudo-random stream) */
+        int n = argc > 2 ? atoi(argv[2]) : 100;
+        static uint32_t data[16384];
+        uint32_t x = 2463534242u;
+        GLuint b;
+        glGenBuffers(1, &b);
+        glBindBuffer(GL_ARRAY_BUFFER, b);
+        for (int i = 0; i < n; i++) {
+            for (int k = 0; k < 16384; k++) {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                data[k] = x;
+            }
+            glBufferData(GL_ARRAY_BUFFER, sizeof data, data, GL_STREAM_DRAW);
+        }
+        glDeleteBuffers(1, &b);
+        printf("tapp: done\n");
+        return 0;
+    }
     if (!strcmp(mode, "fork")) {
         some_calls(1, s);
         fflush(stdout);
