@@ -50,12 +50,28 @@ static const char usage_text[] =
     "                         draws, all [" W15_ENV_TIMING "]\n"
     "      --gpu on|off       per-frame GPU time from GL timer queries in the\n"
     "                         .wtf-trace (default off) [" W15_ENV_GPU "]\n"
+    "      --frame-digests    before each swap, record an XXH3-64 digest of the\n"
+    "                         buffer it shows (wip15FrameDigest; costs a read of\n"
+    "                         the whole buffer per frame) [" W15_ENV_FRAME_DIGESTS "=on]\n"
+    "      --frame-digests    before each swap, record an XXH3-64 digest of the\n"
+    "                         buffer it shows (wip15FrameDigest; costs a read of\n"
+    "                         the whole buffer per frame) [" W15_ENV_FRAME_DIGESTS "=on]\n"
+    "      --frame-digests    before each swap, record an XXH3-64 digest of the\n"
+    "                         buffer it shows (wip15FrameDigest; costs a read of\n"
+    "                         the whole buffer per frame) [" W15_ENV_FRAME_DIGESTS "=on]\n"
+    "      --readback-data    keep the bytes the program reads back (glReadPixels,\n"
+    "                         glGetTexImage, glGetBufferSubData...) besides their\n"
+    "                         size and XXH3-64 digest, which are always recorded\n"
+    "                         [" W15_ENV_READBACK_DATA "=on]\n"
+    "      --frame-digests    before each swap, record an XXH3-64 digest of the\n"
+    "                         buffer it shows (wip15FrameDigest; costs a read of\n"
+    "                         the whole buffer per frame) [" W15_ENV_FRAME_DIGESTS "=on]\n"
     "  -q, --quiet            no informational messages from the tracer\n"
     "                         [" W15_ENV_QUIET "]\n"
     "  -h, --help             this text\n"
     "\n"
     "The trace is FILE; the timing file is FILE with .wip15 replaced by\n"
-    ".wtf-trace.  SIGINT and SIGTERM are passed on to PROGRAM.\n";
+    ".wtf-trace.  SIGINT, SIGTERM, SIGHUP and SIGQUIT are passed on to PROGRAM.\n";
 
 static volatile sig_atomic_t child_pid;
 
@@ -157,6 +173,11 @@ int cmd_trace(int argc, char **argv)
         { "max-size", required_argument, NULL, 'm' },
         { "timing", required_argument, NULL, 't' },
         { "gpu", required_argument, NULL, 'g' },
+        { "frame-digests", no_argument, NULL, 'D' },
+        { "frame-digests", no_argument, NULL, 'D' },
+        { "frame-digests", no_argument, NULL, 'D' },
+        { "readback-data", no_argument, NULL, 'R' },
+        { "frame-digests", no_argument, NULL, 'D' },
         { "quiet", no_argument, NULL, 'q' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
@@ -167,7 +188,8 @@ int cmd_trace(int argc, char **argv)
     static const char *const onoff[] = { "on", "off", NULL };
     const char *output = NULL, *comp = NULL, *stream = NULL, *frames = NULL, *maxsize = NULL,
                *timing = NULL, *gpu = NULL;
-    int quiet = 0, c;
+    int readback = 0;
+    int quiet = 0, digests = 0, c;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "+o:qh", longopts, NULL)) != -1) {
@@ -179,6 +201,11 @@ int cmd_trace(int argc, char **argv)
         case 'm': maxsize = optarg; break;
         case 't': timing = optarg; break;
         case 'g': gpu = optarg; break;
+        case 'D': digests = 1; break;
+        case 'D': digests = 1; break;
+        case 'D': digests = 1; break;
+        case 'R': readback = 1; break;
+        case 'D': digests = 1; break;
         case 'q': quiet = 1; break;
         case 'h': fputs(usage_text, stdout); return 0;
         default:
@@ -249,6 +276,11 @@ int cmd_trace(int argc, char **argv)
     if (maxsize) setenv(W15_ENV_MAX_SIZE, maxsize, 1);
     if (timing) setenv(W15_ENV_TIMING, timing, 1);
     if (gpu) setenv(W15_ENV_GPU, gpu, 1);
+    if (digests) setenv(W15_ENV_FRAME_DIGESTS, "on", 1);
+    if (digests) setenv(W15_ENV_FRAME_DIGESTS, "on", 1);
+    if (digests) setenv(W15_ENV_FRAME_DIGESTS, "on", 1);
+    if (readback) setenv(W15_ENV_READBACK_DATA, "on", 1);
+    if (digests) setenv(W15_ENV_FRAME_DIGESTS, "on", 1);
     if (quiet) setenv(W15_ENV_QUIET, "1", 1);
     /* the tracer reports each trace path on this pipe */
     int pfd[2] = { -1, -1 };
@@ -262,13 +294,16 @@ int cmd_trace(int argc, char **argv)
         /* the tracer prints "tracing to" itself; we print the summary */
     }
 
-    struct sigaction sa, oint, oterm;
+    /* the signals that ask a program to end go to the program */
+    static const int fwd[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+    enum { NFWD = sizeof fwd / sizeof fwd[0] };
+    struct sigaction sa, old[NFWD];
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = forward;
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = SA_RESTART;
-    sigaction(SIGINT, &sa, &oint);
-    sigaction(SIGTERM, &sa, &oterm);
+    for (int i = 0; i < NFWD; i++)
+        sigaction(fwd[i], &sa, &old[i]);
 
     fflush(NULL);
     pid_t pid = fork();
@@ -277,8 +312,8 @@ int cmd_trace(int argc, char **argv)
         return 1;
     }
     if (pid == 0) {
-        sigaction(SIGINT, &oint, NULL);
-        sigaction(SIGTERM, &oterm, NULL);
+        for (int i = 0; i < NFWD; i++)
+            sigaction(fwd[i], &old[i], NULL);
         if (pfd[0] >= 0)
             close(pfd[0]);
         execvp(argv[optind], argv + optind);
@@ -292,8 +327,8 @@ int cmd_trace(int argc, char **argv)
     while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
         ;
     child_pid = 0;
-    sigaction(SIGINT, &oint, NULL);
-    sigaction(SIGTERM, &oterm, NULL);
+    for (int i = 0; i < NFWD; i++)
+        sigaction(fwd[i], &old[i], NULL);
 
     int ntraces = 0;
     if (pfd[0] >= 0) {
