@@ -40,11 +40,13 @@ if [ ! -f "$WTF_DIR/package/build-out/wtf_node_js_compiled.js" ]; then
 fi
 
 JOBS=$(nproc)
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWIP15_WERROR=ON >/dev/null
+# Both trees use the loader unpacked above (build-asan has no copy of its own).
+WTF_JS="$WTF_DIR/package/build-out/wtf_node_js_compiled.js"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWIP15_WERROR=ON -DWIP15_WTF_LOADER="$WTF_JS" >/dev/null
 cmake --build build -j"$JOBS"
 if [ "${1:-}" = "--all" ]; then
   CC=clang cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DWIP15_WERROR=ON \
-    -DWIP15_SANITIZE=ON -DWIP15_FUZZ=ON -DWIP15_BENCH=OFF >/dev/null
+    -DWIP15_SANITIZE=ON -DWIP15_FUZZ=ON -DWIP15_BENCH=OFF -DWIP15_WTF_LOADER="$WTF_JS" >/dev/null
   cmake --build build-asan -j"$JOBS"
 fi
 echo "setup: built in $ROOT/build"
