@@ -9,7 +9,7 @@ import re
 from string import Template
 
 from model import (API_BITS, ATTRIBS, BASE_ENUMS, BASES, CAPS, CTYPES, FLAGS, GROUP_TYPES,
-                   LEN_OPS, NO_PARAM, PNAME_ENUM_VALUED)
+                   LEN_OPS, NO_PARAM, OFFSET_TARGETS, PNAME_ENUM_VALUED)
 
 TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'templates')
 _cache = {}
@@ -236,11 +236,12 @@ def emit_apitable_c(m):
                 len_b = helpers[pm.helper]
             else:
                 len_b = pm.len_b
-            params.append('    {%d, %d, %d, %d, %d, %s, %d, %d, %d, %d, %d, {0}},' % (
+            params.append('    {%d, %d, %d, %d, %d, %s, %d, %d, %d, %d, %d, %d, 0},' % (
                 pool.add(pm.name), BASES.index(pm.base), pm.is_array, CAPS.index(pm.cap),
                 CTYPES.index(pm.ctype),
                 str(gidx[pm.group]) if pm.group else 'W15_NO_GROUP',
-                LEN_OPS.index(pm.len_op), pm.len_a, len_b, pm.len2, ATTRIBS.index(pm.attribs)))
+                LEN_OPS.index(pm.len_op), pm.len_a, len_b, pm.len2, ATTRIBS.index(pm.attribs),
+                OFFSET_TARGETS.index(pm.offset)))
         first += len(f.params) + 1
     groups, enums = [], []
     for name in sorted(m.groups):
@@ -283,6 +284,7 @@ def c_checks():
             ('CAPS', CAPS, 'W15_CAP_', 'W15_CAP_COUNT_'),
             ('LEN_OPS', LEN_OPS, 'W15_LEN_', 'W15_LEN_COUNT_'),
             ('ATTRIBS', ATTRIBS, 'W15_ATTRIBS_', 'W15_ATTRIBS_COUNT_'),
+            ('OFFSET_TARGETS', OFFSET_TARGETS, 'W15_OFF_', 'W15_OFF_COUNT_'),
             ('GROUP_TYPES', GROUP_TYPES, 'W15_GROUP_', 'W15_GROUP_TYPE_COUNT_'),
             ('BASES', BASE_ENUMS, 'W15_', 'W15_BASE_COUNT_')):
         for i, n in enumerate(lst):

@@ -62,16 +62,31 @@ FLAGS = ['FRAME_END', 'MAKE_CURRENT', 'GET_PROC', 'CUSTOM', 'DRAW', 'UPLOAD',
          'READBACK', 'CLEAR', 'COMPILE', 'LINK', 'SYNC', 'GROUP_PUSH',
          'GROUP_POP', 'MARKER', 'PIXEL_UNPACK', 'PIXEL_PACK', 'GENERAL',
          'PSEUDO', 'TRACE_BEGIN', 'THREAD_SWITCH', 'VERTEX_DRAW', 'MAP', 'UNMAP',
-         'FLUSH_MAPPED', 'CONSUMES', 'SYNC_POINT', 'CONTEXT_CREATE', 'CONTEXT_DESTROY']
+         'FLUSH_MAPPED', 'CONSUMES', 'SYNC_POINT', 'CONTEXT_CREATE', 'CONTEXT_DESTROY',
+         'VERTEX_STATE']
 # Flags that send a command's calls through the general path (GENERAL):
 # the runtime has work around every such call (src/tracer/capture.h).
 GENERAL_IMPLIED = {'FRAME_END', 'MAKE_CURRENT', 'PIXEL_UNPACK', 'PIXEL_PACK', 'CUSTOM',
                    'VERTEX_DRAW', 'MAP', 'UNMAP', 'FLUSH_MAPPED', 'CONSUMES', 'SYNC_POINT',
-                   'CONTEXT_CREATE', 'CONTEXT_DESTROY'}
+                   'CONTEXT_CREATE', 'CONTEXT_DESTROY', 'VERTEX_STATE', 'UPLOAD', 'READBACK'}
 # Flags of `pseudo` lines only.
 PSEUDO_FLAGS = ('TRACE_BEGIN', 'THREAD_SWITCH')
 # enum w15_attribs (src/common/apitable.h): how tools print an attribute list
 ATTRIBS = ['NONE', 'PAIRS', 'GLX12']
+# enum w15_offset_target (src/common/apitable.h): the buffer binding point
+# under which a pointer parameter is an offset (`offset` lines); GL_<name>
+OFFSET_TARGETS = ['NONE', 'ARRAY_BUFFER', 'ELEMENT_ARRAY_BUFFER', 'PIXEL_PACK_BUFFER',
+                  'PIXEL_UNPACK_BUFFER', 'DRAW_INDIRECT_BUFFER', 'DISPATCH_INDIRECT_BUFFER',
+                  'PARAMETER_BUFFER', 'QUERY_BUFFER']
+# Why a pointer is deliberately left without contents (`cap ... ptr why=WHY`);
+# the list of unknown extents (gen.py --unknown-extents) names it.
+PTR_WHYS = {
+    'opaque': 'never dereferenced by GL (a user pointer, a native handle, a label key)',
+    'client-array': 'client-side vertex array: the bytes are captured at draws',
+    'mapping': 'a mapping of a buffer: written bytes are captured at unmap/flush',
+    'struct': 'a window-system structure (XVisualInfo), not GL data',
+    'unknowable': 'the specification gives no size the tracer can compute',
+}
 NO_PARAM = 0xff
 # enum w15_group_type of include/wip15/format.h, without the W15_GROUP_ prefix
 GROUP_TYPES = ['ENUM', 'BITMASK', 'GL_BUFFERS', 'GL_SAMPLERS', 'GL_TEXTURES', 'GL_QUERIES',
@@ -148,6 +163,7 @@ class PModel:
         self.helper = None    # helper instance name for HELPER
         self.reason = None    # why a pointer fell back to PTR
         self.attribs = 'NONE' # attribute-list style (ATTRIBS)
+        self.offset = 'NONE'  # OFFSET_TARGETS: an offset while a buffer is bound there
 
     def __repr__(self):
         return '<%s %s %s %s len=%s(%s,%s) len2=%s group=%s>' % (
@@ -172,8 +188,10 @@ class FModel:
 
     @property
     def general(self):
-        """The runtime must see this command's calls (no fast path)."""
-        return 'GENERAL' in self.flags or bool(self.flags & GENERAL_IMPLIED)
+        """The runtime must see this command's calls (no fast path); a
+        parameter that may be an offset needs the binding asked."""
+        return ('GENERAL' in self.flags or bool(self.flags & GENERAL_IMPLIED) or
+                any(pm.offset != 'NONE' for pm in self.params))
 
     @property
     def flag_bits(self):
@@ -290,6 +308,7 @@ class Builder:
         self.context_lines = []
         self.attribs_lines = []
         self.pseudo_lines = []
+        self.offset_lines = []
         self.replay_lines = []   # replay-* directives (replay_model.py)
 
     # -- annotations --------------------------------------------------
@@ -345,6 +364,11 @@ class Builder:
                 self.attribs_lines.append(ln)
             elif d == 'pseudo' and len(w) >= 3:
                 self.pseudo_lines.append(ln)
+            elif d == 'offset' and len(w) == 4:
+                if not w[3].startswith('GL_') or w[3][3:] not in OFFSET_TARGETS[1:]:
+                    raise ln.error('unknown offset target %s (%s)' % (
+                        w[3], ', '.join('GL_' + t for t in OFFSET_TARGETS[1:])))
+                self.offset_lines.append(ln)
             elif d == 'unflag' and len(w) >= 3:
                 for f in w[1].split('|'):
                     if f not in FLAGS:
@@ -507,6 +531,11 @@ class Builder:
                 else:
                     raise AnnotationError('%s: helper %s argument "%s" is not a parameter'
                                           % (f.name, kind, n))
+            if kind == 'strn' and len(pos) == 2 and pos[0] == pm.index and pos[1] >= 0:
+                # a string of `length` bytes, NUL-terminated when length < 0:
+                # the recorder's own rule for a string with a length parameter
+                pm.len_op, pm.len_a = 'PARAM', pos[1]
+                return True
             pm.len_op = 'HELPER'
             pm.helper = self.helper(kind, 0 if pm.p.const else 1, pos)
             return True
@@ -554,10 +583,10 @@ class Builder:
         lenspec = p.len
         cap = None
         if override:
-            cap, lenspec, l2 = override
+            cap, lenspec, l2 = override[:3]
             if cap == 'PTR':
                 pm.cap = 'PTR'
-                pm.reason = 'annotated'
+                pm.reason = override[3] or 'annotated'
                 return
         if lenspec is None and override is None:
             for ln in self.terminated:
@@ -637,8 +666,9 @@ class Builder:
             self.capture(f, f.result, overrides.pop((name, 'result'), None))
             for pm in f.params:
                 if pm.helper and self.m.helpers[pm.helper].kind in PIXEL_KINDS:
-                    f.flags.add('PIXEL_PACK' if pm.p.stars and not pm.p.const
-                                else 'PIXEL_UNPACK')
+                    pm.offset = ('PIXEL_PACK_BUFFER' if pm.p.stars and not pm.p.const
+                                 else 'PIXEL_UNPACK_BUFFER')
+        self.apply_offsets(funcs)
         self.apply_flags(funcs)
         self.apply_context(funcs)
         self.apply_attribs(funcs)
@@ -690,9 +720,13 @@ class Builder:
                 c = self.cmds[name]
                 if w[2] != 'result' and c.param(w[2]) < 0:
                     raise ln.error('%s has no parameter "%s"' % (name, w[2]))
-                lenspec, len2 = None, None
+                lenspec, len2, why = None, None, None
                 for extra in w[4:]:
-                    if extra.startswith('len2='):
+                    if extra.startswith('why='):
+                        why = extra[4:]
+                        if cap != 'PTR' or why not in PTR_WHYS:
+                            raise ln.error('why= goes with ptr: one of %s' % ', '.join(sorted(PTR_WHYS)))
+                    elif extra.startswith('len2='):
                         i = c.param(extra[5:])
                         if i < 0:
                             raise ln.error('%s has no parameter "%s"' % (name, extra[5:]))
@@ -701,8 +735,35 @@ class Builder:
                         lenspec = extra
                 if cap not in ('PTR', 'VALUE') and lenspec is None:
                     raise ln.error('%s needs a length' % cap)
-                out[(name, w[2])] = (cap, lenspec, len2)
+                out[(name, w[2])] = (cap, lenspec, len2, why)
         return out
+
+    def apply_offsets(self, funcs):
+        """offset FUNCGLOB PARAM TARGET: PARAM (a pointer) is an offset into
+        the buffer bound to TARGET while one is.  Pixel pointers (helper kinds
+        image, bitmap, stipple) are offsets under the pixel buffers by
+        themselves; a command with such a parameter gets PIXEL_UNPACK or
+        PIXEL_PACK."""
+        for ln in self.offset_lines:
+            target = ln.words[3][3:]
+            for name in self.match_funcs(ln, ln.words[1]):
+                f = funcs[name]
+                i = f.cmd.param(ln.words[2])
+                if i < 0:
+                    raise ln.error('%s has no parameter "%s"' % (name, ln.words[2]))
+                pm = f.params[i]
+                if not pm.p.stars:
+                    raise ln.error('%s %s is not a pointer' % (name, ln.words[2]))
+                if pm.offset not in ('NONE', target):
+                    raise ln.error('%s %s is already an offset under GL_%s' % (
+                        name, ln.words[2], pm.offset))
+                pm.offset = target
+        for f in funcs.values():
+            for pm in f.params:
+                if pm.offset == 'PIXEL_UNPACK_BUFFER':
+                    f.flags.add('PIXEL_UNPACK')
+                elif pm.offset == 'PIXEL_PACK_BUFFER':
+                    f.flags.add('PIXEL_PACK')
 
     def apply_flags(self, funcs):
         for ln in self.flag_lines:

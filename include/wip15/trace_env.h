@@ -14,8 +14,11 @@
 #define W15_ENV_MAX_SIZE "WIP15_MAX_SIZE"       /* bytes, suffix k, M, G */
 #define W15_ENV_TIMING "WIP15_TIMING"           /* off, frames, draws, all */
 #define W15_ENV_GPU "WIP15_GPU"                 /* on, off */
+#define W15_ENV_FRAME_DIGESTS "WIP15_FRAME_DIGESTS" /* on, off */
+#define W15_ENV_READBACK_DATA "WIP15_READBACK_DATA" /* on, off: keep read-back bytes */
 #define W15_ENV_QUIET "WIP15_QUIET"             /* set and not "0": quiet */
 #define W15_ENV_CLOCK "WIP15_CLOCK"             /* the timing clock (src/wtf/clock.c) */
+#define W15_ENV_MAPS "WIP15_MAPS"               /* persistent maps: protect, compare */
 
 /* The status lines.  `wip15 trace` sets W15_ENV_STATUS_FD to the write end
  * of a pipe, a descriptor number >= W15_STATUS_FD_BASE that only the

@@ -83,6 +83,24 @@ static inline int w15_attrib_has_value(unsigned style, uint64_t key)
     return !(style == W15_ATTRIBS_GLX12 && (key == 1 || key == 4 || key == 5 || key == 6));
 }
 
+/* The buffer binding point under which a pointer parameter is an offset
+ * into the bound buffer, not program memory (glapi/annotations.txt `offset`;
+ * pixel pointers by themselves).  The recorder asks GL for the binding
+ * (GL_<target>_BINDING) and records the value as an offset (the extra
+ * wip15.offset) while a buffer is bound. */
+enum w15_offset_target {
+    W15_OFF_NONE = 0,
+    W15_OFF_ARRAY_BUFFER,
+    W15_OFF_ELEMENT_ARRAY_BUFFER,
+    W15_OFF_PIXEL_PACK_BUFFER,
+    W15_OFF_PIXEL_UNPACK_BUFFER,
+    W15_OFF_DRAW_INDIRECT_BUFFER,
+    W15_OFF_DISPATCH_INDIRECT_BUFFER,
+    W15_OFF_PARAMETER_BUFFER,
+    W15_OFF_QUERY_BUFFER,
+    W15_OFF_COUNT_
+};
+
 #define W15_NO_GROUP 0xffffu
 #define W15_NO_PARAM 0xffu
 
@@ -99,7 +117,8 @@ typedef struct w15_param_sig {
     uint32_t len_b;   /* constant, second param index, or helper id */
     uint8_t len2;     /* second param index for STR_OUT / STR_ARRAY_IN */
     uint8_t attribs;  /* enum w15_attribs */
-    uint8_t pad_[2];
+    uint8_t offset;   /* enum w15_offset_target: an offset while a buffer is bound there */
+    uint8_t pad_;
 } w15_param_sig_t;
 
 /* Function flags: what the runtime and the timing layer need to know. */
@@ -124,7 +143,8 @@ enum w15_fn_flag {
     W15_FN_PIXEL_PACK = 1u << 15,  /* same for PIXEL_PACK_BUFFER */
     W15_FN_GENERAL = 1u << 16,     /* the runtime must see every call (w15_pre/w15_post):
                                       no inline fast path; annotated, or implied by
-                                      FRAME_END, MAKE_CURRENT, PIXEL_*, CUSTOM */
+                                      FRAME_END, MAKE_CURRENT, PIXEL_*, CUSTOM, UPLOAD,
+                                      READBACK and the capture flags below */
     W15_FN_PSEUDO = 1u << 17,      /* a call the tracer writes itself (docs/FORMAT.md);
                                       index >= w15_nfuncs, no wrapper */
     W15_FN_TRACE_BEGIN = 1u << 18, /* the pseudo-call wip15TraceBegin */
@@ -144,6 +164,8 @@ enum w15_fn_flag {
                                       objects): carries the extra wip15.gseq */
     W15_FN_CONTEXT_CREATE = 1u << 26, /* creates a GLX/EGL context */
     W15_FN_CONTEXT_DESTROY = 1u << 27,/* destroys a GLX/EGL context */
+    W15_FN_VERTEX_STATE = 1u << 28,/* sets or brackets the client-array state the capture
+                                      follows (gl*Pointer*, divisors, glBegin/glEnd) */
 };
 /* Level "draws" of the timing layer covers these. */
 #define W15_FN_DRAWS_MASK (W15_FN_FRAME_END | W15_FN_DRAW | W15_FN_UPLOAD | W15_FN_READBACK | \

@@ -48,21 +48,21 @@ int w15_buf_grow(w15_buf_t *b, size_t need)
     return 0;
 }
 
-int w15_put_data_sz(w15_buf_t *b, const void *data, size_t size, w15_error_t *err)
+uint8_t *w15_put_data_begin(w15_buf_t *b, size_t size, w15_error_t *err)
 {
     if (size > W15_MAX_BLOB) {
         w15_set_error(err, W15_E_TOO_BIG, 0,
                       "blob of %zu bytes is larger than the WIP15 limit of %u bytes (uint32 size); "
                       "not recorded",
                       size, (unsigned)W15_MAX_BLOB);
-        return -1;
+        return NULL;
     }
     if (b->len > UINT32_MAX) {
         w15_set_error(err, W15_E_TOO_BIG, 0,
                       "encoding buffer holds %zu bytes, over the 4 GiB a blob offset can address; "
                       "submit it before adding a blob",
                       b->len);
-        return -1;
+        return NULL;
     }
     if (b->nblobs == b->blobcap) {
         size_t cap = b->blobcap ? b->blobcap * 2 : 16;
@@ -70,7 +70,7 @@ int w15_put_data_sz(w15_buf_t *b, const void *data, size_t size, w15_error_t *er
         if (!p) {
             b->failed = 1;
             w15_set_error(err, W15_E_NOMEM, 0, "out of memory growing the blob list of an encoding buffer");
-            return -1;
+            return NULL;
         }
         b->blobs = p;
         b->blobcap = cap;
@@ -78,13 +78,24 @@ int w15_put_data_sz(w15_buf_t *b, const void *data, size_t size, w15_error_t *er
     if (w15_buf_reserve(b, W15_DATA_HEADER + size) != 0) {
         w15_set_error(err, W15_E_NOMEM, 0, "out of memory: a blob of %zu bytes does not fit in memory",
                       size);
-        return -1;
+        return NULL;
     }
     b->blobs[b->nblobs++] = (uint32_t)b->len;
     w15_put_u8(b, W15_COMP_NONE);
     w15_put_u32(b, (uint32_t)size);
     w15_put_u32(b, (uint32_t)size);
-    w15_put_bytes(b, data, size);
+    uint8_t *dst = b->data + b->len;
+    b->len += size;
+    return dst;
+}
+
+int w15_put_data_sz(w15_buf_t *b, const void *data, size_t size, w15_error_t *err)
+{
+    uint8_t *dst = w15_put_data_begin(b, size, err);
+    if (!dst)
+        return -1;
+    if (size)
+        memcpy(dst, data, size);
     return 0;
 }
 

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "apitable.h"
 #include "args.h"
 #include "commands.h"
 #include "out.h"
@@ -57,17 +58,77 @@ static int plain_name(const char *s, size_t n)
     return 1;
 }
 
-/* The wip15.ptr entries of the call being printed (owned by the reader). */
+/* The extras of the call being printed that stand for parameters (owned
+ * by the reader): wip15.ptr, wip15.offset, wip15.unreadable, wip15.digest. */
 typedef struct ptrs {
     const w15_ptr_entry_t *e;
     uint32_t n;
+    const w15_offset_entry_t *off;
+    uint32_t noff;
+    const w15_ptr_entry_t *unr;
+    uint32_t nunr;
+    const w15_digest_entry_t *dig;
+    uint32_t ndig;
 } ptrs_t;
 
-/* A value, or the pointer that wip15.ptr records in its place. */
+static const w15_offset_entry_t *find_offset(const ptrs_t *ptrs, uint32_t pidx)
+{
+    for (uint32_t i = 0; i < ptrs->noff; i++)
+        if (ptrs->off[i].param == pidx)
+            return &ptrs->off[i];
+    return NULL;
+}
+
+static const w15_digest_entry_t *find_digest(const ptrs_t *ptrs, uint32_t pidx)
+{
+    for (uint32_t i = 0; i < ptrs->ndig; i++)
+        if (ptrs->dig[i].param == pidx)
+            return &ptrs->dig[i];
+    return NULL;
+}
+
+/* A value the tracer left empty: an empty array, String or Data. */
+static int value_empty(const w15_value_t *v)
+{
+    if (v->type.is_array)
+        return v->count == 0;
+    if (v->type.base == W15_DATA)
+        return v->v.data && v->v.data[0].size == 0;
+    return 0;
+}
+
+/* The target of a wip15.offset entry by name (GL_ARRAY_BUFFER), or NULL. */
+static const char *target_name(uint32_t target)
+{
+    return w15_enum_name(W15_NO_GROUP, target, 0);
+}
+
+/* A value, or what the call's extras record in its place: an offset into a
+ * bound buffer, memory that could not be read, the digest of read-back
+ * bytes, a pointer (wip15.ptr). */
 static void text_arg(w15t_trace_t *t, const w15_value_t *v, uint32_t pidx, const ptrs_t *ptrs,
                      const dump_opts_t *o, int *bad, w15_error_t *err)
 {
     uint64_t p;
+    const w15_offset_entry_t *oe = find_offset(ptrs, pidx);
+    if (oe) {
+        const char *tn = target_name(oe->target);
+        if (tn)
+            w15t_puts(tn);
+        else
+            w15t_printf("0x%" PRIx32, oe->target);
+        w15t_printf("+0x%" PRIx64, oe->offset);
+        return;
+    }
+    if (w15_ptr_find(ptrs->unr, ptrs->nunr, pidx, &p)) {
+        w15t_printf("<unreadable 0x%" PRIx64 ">", p);
+        return;
+    }
+    const w15_digest_entry_t *de = find_digest(ptrs, pidx);
+    if (de && value_empty(v)) {
+        w15t_printf("<read back %" PRIu64 " bytes, xxh3 %016" PRIx64 ">", de->size, de->hash);
+        return;
+    }
     if (w15_ptr_find(ptrs->e, ptrs->n, pidx, &p)) {
         if (p && o->print.mark_unrecorded)
             w15t_putc('&');
@@ -84,6 +145,26 @@ static void json_arg(w15t_trace_t *t, const w15_value_t *v, uint32_t pidx, const
                      const dump_opts_t *o, int *bad, w15_error_t *err)
 {
     uint64_t p;
+    const w15_offset_entry_t *oe = find_offset(ptrs, pidx);
+    if (oe) {
+        const char *tn = target_name(oe->target);
+        w15t_printf("{\"offset\":%" PRIu64 ",\"target\":", oe->offset);
+        if (tn)
+            w15t_put_jstr(tn);
+        else
+            w15t_printf("%" PRIu32, oe->target);
+        w15t_putc('}');
+        return;
+    }
+    if (w15_ptr_find(ptrs->unr, ptrs->nunr, pidx, &p)) {
+        w15t_printf("{\"unreadable\":\"0x%" PRIx64 "\"}", p);
+        return;
+    }
+    const w15_digest_entry_t *de = find_digest(ptrs, pidx);
+    if (de && value_empty(v)) {
+        w15t_printf("{\"readback\":%" PRIu64 ",\"xxh3\":\"%016" PRIx64 "\"}", de->size, de->hash);
+        return;
+    }
     if (w15_ptr_find(ptrs->e, ptrs->n, pidx, &p)) {
         if (p)
             w15t_printf("\"0x%" PRIx64 "\"", p);
@@ -108,7 +189,7 @@ static void text_call(w15t_trace_t *t, const w15_call_t *c, const ptrs_t *ptrs,
         unsigned style;
         uint64_t p;
         if (c->args[i].type.is_array && (api = w15t_attrib_api(t, c, i, &style)) != 0 &&
-            !w15_ptr_find(ptrs->e, ptrs->n, i, &p))
+            !w15_ptr_find(ptrs->e, ptrs->n, i, &p) && !w15_ptr_find(ptrs->unr, ptrs->nunr, i, &p))
             w15t_print_attribs(&c->args[i], api, style, &o->print);
         else if (!w15t_print_pname_value(t, c, i, 0))
             text_arg(t, &c->args[i], i, ptrs, o, bad, err);
@@ -121,8 +202,9 @@ static void text_call(w15t_trace_t *t, const w15_call_t *c, const ptrs_t *ptrs,
     for (uint32_t e = 0; e < c->nextras; e++) {
         const w15_extra_t *x = &c->extras[e];
         uint64_t g;
-        if (w15_extra_is(x, W15_EXTRA_PTR))
-            continue;
+        if (w15_extra_is(x, W15_EXTRA_PTR) || w15_extra_is(x, W15_EXTRA_OFFSET) ||
+            w15_extra_is(x, W15_EXTRA_UNREADABLE) || w15_extra_is(x, W15_EXTRA_DIGEST))
+            continue; /* shown in place of the parameters */
         if (w15_extra_is(x, W15_EXTRA_GSEQ) && w15_reader_gseq(t->r, c, &g, err) == 1) {
             w15t_puts(" [gseq ");
             w15t_put_u64(g);
@@ -178,7 +260,9 @@ static void json_call(w15t_trace_t *t, const w15_call_t *c, const ptrs_t *ptrs,
     }
     for (uint32_t e = 0; e < c->nextras; e++) {
         const w15_extra_t *x = &c->extras[e];
-        if (w15_extra_is(x, W15_EXTRA_PTR) || w15_extra_is(x, W15_EXTRA_GSEQ))
+        if (w15_extra_is(x, W15_EXTRA_PTR) || w15_extra_is(x, W15_EXTRA_GSEQ) ||
+            w15_extra_is(x, W15_EXTRA_OFFSET) || w15_extra_is(x, W15_EXTRA_UNREADABLE) ||
+            w15_extra_is(x, W15_EXTRA_DIGEST))
             continue;
         w15t_puts(first ? ",\"extras\":[{\"name\":" : ",{\"name\":");
         first = 0;
@@ -261,7 +345,8 @@ int cmd_dump(int argc, char **argv)
     if (w15t_open(&t, "dump", path))
         return 1;
 
-    ptrs_t ptrs = {NULL, 0};
+    ptrs_t ptrs;
+    memset(&ptrs, 0, sizeof ptrs);
     int bad = 0;
     w15_error_t berr;
     memset(&berr, 0, sizeof berr);
@@ -286,8 +371,11 @@ int cmd_dump(int argc, char **argv)
             continue;
         w15_error_t perr;
         memset(&perr, 0, sizeof perr);
-        if (w15_reader_ptrs(t.r, c, &ptrs.e, &ptrs.n, &perr) < 0) {
-            ptrs.n = 0;
+        if (w15_reader_ptrs(t.r, c, &ptrs.e, &ptrs.n, &perr) < 0 ||
+            w15_reader_offsets(t.r, c, &ptrs.off, &ptrs.noff, &perr) < 0 ||
+            w15_reader_unreadable(t.r, c, &ptrs.unr, &ptrs.nunr, &perr) < 0 ||
+            w15_reader_digests(t.r, c, &ptrs.dig, &ptrs.ndig, &perr) < 0) {
+            ptrs.n = ptrs.noff = ptrs.nunr = ptrs.ndig = 0;
             if (!bad)
                 berr = perr;
             bad = 1;

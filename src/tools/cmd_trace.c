@@ -50,6 +50,13 @@ static const char usage_text[] =
     "                         draws, all [" W15_ENV_TIMING "]\n"
     "      --gpu on|off       per-frame GPU time from GL timer queries in the\n"
     "                         .wtf-trace (default off) [" W15_ENV_GPU "]\n"
+    "      --readback-data    keep the bytes the program reads back (glReadPixels,\n"
+    "                         glGetTexImage, glGetBufferSubData...) besides their\n"
+    "                         size and XXH3-64 digest, which are always recorded\n"
+    "                         [" W15_ENV_READBACK_DATA "=on]\n"
+    "      --frame-digests    before each swap, record an XXH3-64 digest of the\n"
+    "                         buffer it shows (wip15FrameDigest; costs a read of\n"
+    "                         the whole buffer per frame) [" W15_ENV_FRAME_DIGESTS "=on]\n"
     "  -q, --quiet            no informational messages from the tracer\n"
     "                         [" W15_ENV_QUIET "]\n"
     "  -h, --help             this text\n"
@@ -157,6 +164,8 @@ int cmd_trace(int argc, char **argv)
         { "max-size", required_argument, NULL, 'm' },
         { "timing", required_argument, NULL, 't' },
         { "gpu", required_argument, NULL, 'g' },
+        { "readback-data", no_argument, NULL, 'R' },
+        { "frame-digests", no_argument, NULL, 'D' },
         { "quiet", no_argument, NULL, 'q' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
@@ -167,7 +176,8 @@ int cmd_trace(int argc, char **argv)
     static const char *const onoff[] = { "on", "off", NULL };
     const char *output = NULL, *comp = NULL, *stream = NULL, *frames = NULL, *maxsize = NULL,
                *timing = NULL, *gpu = NULL;
-    int quiet = 0, c;
+    int readback = 0;
+    int quiet = 0, digests = 0, c;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "+o:qh", longopts, NULL)) != -1) {
@@ -179,6 +189,8 @@ int cmd_trace(int argc, char **argv)
         case 'm': maxsize = optarg; break;
         case 't': timing = optarg; break;
         case 'g': gpu = optarg; break;
+        case 'R': readback = 1; break;
+        case 'D': digests = 1; break;
         case 'q': quiet = 1; break;
         case 'h': fputs(usage_text, stdout); return 0;
         default:
@@ -249,6 +261,11 @@ int cmd_trace(int argc, char **argv)
     if (maxsize) setenv(W15_ENV_MAX_SIZE, maxsize, 1);
     if (timing) setenv(W15_ENV_TIMING, timing, 1);
     if (gpu) setenv(W15_ENV_GPU, gpu, 1);
+    if (digests) setenv(W15_ENV_FRAME_DIGESTS, "on", 1);
+    if (digests) setenv(W15_ENV_FRAME_DIGESTS, "on", 1);
+    if (digests) setenv(W15_ENV_FRAME_DIGESTS, "on", 1);
+    if (readback) setenv(W15_ENV_READBACK_DATA, "on", 1);
+    if (digests) setenv(W15_ENV_FRAME_DIGESTS, "on", 1);
     if (quiet) setenv(W15_ENV_QUIET, "1", 1);
     /* the tracer reports each trace path on this pipe */
     int pfd[2] = { -1, -1 };

@@ -5,9 +5,11 @@
  * the vertex range a draw covers (first/count, the index range of the
  * indices, instancing and divisors), and the pseudo-calls wip15ClientMemory
  * and wip15ClientArray written before the draw (docs/FORMAT.md).  Its
- * per-context state hangs from w15_ctx_t.arrays.  May use guard, pseudo, context,
- * resolve, thread, config and log.  Must never use record, capture, maps or
- * surfaces: capture calls in here. */
+ * per-context state hangs from w15_ctx_t.arrays: which arrays were ever
+ * given a client pointer (learnt from the pointer setters, flag
+ * VERTEX_STATE), so a context that never set one costs nothing at draws.
+ * May use guard, pseudo, context, resolve, thread, config and log.  Must
+ * never use record, capture, maps or surfaces: capture calls in here. */
 #ifndef W15_ARRAYS_H
 #define W15_ARRAYS_H
 
@@ -16,7 +18,14 @@
 #include "apitable.h"
 #include "thread.h"
 
-/* Before a VERTEX_DRAW call (capture.h's rules for w15_capture_pre). */
+/* Before a VERTEX_DRAW or VERTEX_STATE call (capture.h's rules for
+ * w15_capture_pre): a draw's client arrays are recorded here; glBegin's
+ * array state is read here, before GL enters Begin/End. */
 void w15_arrays_pre(w15_thread_t *t, uint32_t id, uint32_t flags, const w15_slot_t *args, int rec);
+/* After a VERTEX_STATE or CONTEXT_DESTROY call (capture.h's rules for
+ * w15_capture_post): pointer setters mark the context's client arrays; a
+ * destroyed context's state is freed. */
+void w15_arrays_post(w15_thread_t *t, uint32_t id, uint32_t flags, const w15_slot_t *args,
+                     const w15_slot_t *ret, int rec);
 
 #endif

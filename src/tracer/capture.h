@@ -2,7 +2,8 @@
  * docs/FORMAT.md "Captured memory and surfaces").  Owns the dispatch of the
  * capture around the calls whose function flags ask for it (VERTEX_DRAW,
  * MAP, UNMAP, FLUSH_MAPPED, CONSUMES, SYNC_POINT, CONTEXT_CREATE,
- * CONTEXT_DESTROY, FRAME_END, MAKE_CURRENT: W15_FN_CAPTURE), and the
+ * CONTEXT_DESTROY, FRAME_END, MAKE_CURRENT, and CLEAR and DRAW for the
+ * surfaces' per-frame size check: W15_FN_CAPTURE), and the
  * process-wide order of synchronising calls (the extra wip15.gseq).  The
  * work itself belongs to arrays (client-side vertex arrays), maps (mapped
  * buffers) and surfaces (contexts' configurations, drawable sizes, frame
@@ -20,7 +21,14 @@
 /* Function flags that make the recorder call the hooks below. */
 #define W15_FN_CAPTURE (W15_FN_VERTEX_DRAW | W15_FN_MAP | W15_FN_UNMAP | W15_FN_FLUSH_MAPPED | \
                         W15_FN_CONSUMES | W15_FN_SYNC_POINT | W15_FN_CONTEXT_CREATE |            \
-                        W15_FN_CONTEXT_DESTROY | W15_FN_FRAME_END | W15_FN_MAKE_CURRENT)
+                        W15_FN_CONTEXT_DESTROY | W15_FN_FRAME_END | W15_FN_MAKE_CURRENT |        \
+                        W15_FN_VERTEX_STATE | W15_FN_CLEAR | W15_FN_DRAW | W15_FN_UPLOAD |      \
+                        W15_FN_READBACK)
+/* Calls that read or write objects contexts may share: ordered across
+ * threads (wip15.gseq) once two contexts exist. */
+#define W15_FN_SHARED_ACCESS (W15_FN_VERTEX_DRAW | W15_FN_DRAW | W15_FN_CLEAR | W15_FN_UPLOAD | \
+                              W15_FN_READBACK | W15_FN_CONSUMES | W15_FN_MAP | W15_FN_UNMAP |   \
+                              W15_FN_FLUSH_MAPPED)
 
 /* Before the real call of function `id`, inside the wrapper (t->in_call
  * set), and before the call's own opcode is written: pseudo-calls written

@@ -10,20 +10,23 @@
  * from w15_compsize_names (gen/apitable.c).  codegen refuses to run when a
  * kind it uses has no macro here.
  *
- * Every helper runs inside the traced process: it only reads the packed
+ * Every helper runs inside the traced process: it reads the packed
  * arguments (and, for strings and attribute lists, the memory they point
- * to), never calls GL, and returns 0 when it cannot tell ("unknown": the
- * recorder then writes the pointer as W15_CAP_PTR would).
+ * to, through guard: a pointer GL would reject cannot crash it), asks GL
+ * only read-only questions that cannot raise an error, and returns 0 when
+ * it cannot tell ("unknown": the recorder then writes the pointer as
+ * W15_CAP_PTR would).
  *
  * Module: owns the COMPSIZE helper kinds; its interface is the generated
  * table (apitable.h w15_compsize, gen/compsize_ids.h), so it has no header
- * of its own.  May use pixels and the generated tables.  Must never use
+ * of its own.  May use pixels, guard and the generated tables.  Must never use
  * record, thread or timing: helpers see packed arguments only.
  */
 #include <stdint.h>
 #include <string.h>
 
 #include "apitable.h"
+#include "guard.h"
 #include "pixels.h"
 #include "compsize_ids.h"
 
@@ -75,13 +78,22 @@ CS_HELPER size_t glx_visual_attribs(const int *l)
     if (!l)
         return 0;
     while (n < CS_MAX_ATTRIBS) {
-        int tok = l[n++];
+        int tok;
+        if (w15_guard_copy(&tok, &l[n++], sizeof tok))
+            return 0;
         if (tok == 0)
             return n;
         if (w15_attrib_has_value(W15_ATTRIBS_GLX12, (uint64_t)(int64_t)tok))
             n++;
     }
     return 0;
+}
+
+/* Length of a NUL-terminated string, 0 when it cannot be read. */
+CS_HELPER size_t cs_strlen(const char *s)
+{
+    size_t n = w15_guard_strnlen(s, UINT32_MAX);
+    return n == (size_t)-1 ? 0 : n;
 }
 
 #define ARG_I(a, p) ((p) < 0 ? 1 : (a)[(p) < 0 ? 0 : (p)].i)
@@ -107,7 +119,7 @@ CS_HELPER size_t glx_visual_attribs(const int *l)
 /* A string of `length` bytes, or NUL-terminated when length < 0. */
 #define W15_CS_KIND_strn(name, pack, s, len) \
     static size_t w15_cs_##name(const w15_slot_t *a) \
-    { return !a[s].p ? 0 : a[len].i >= 0 ? (size_t)a[len].i : strlen((const char *)a[s].p); }
+    { return !a[s].p ? 0 : a[len].i >= 0 ? (size_t)a[len].i : cs_strlen((const char *)a[s].p); }
 /* glClearBuffer*v(buffer, ...): four values for GL_COLOR, one for depth or stencil. */
 #define W15_CS_KIND_clearbuf(name, pack, b) \
     static size_t w15_cs_##name(const w15_slot_t *a) \

@@ -20,6 +20,7 @@ w15_config_t w15_cfg = {
     .max_size = 0,
     .timing = W15_TIMING_FRAMES,
     .gpu = 0,
+    .frame_digests = 0,
     .quiet = 0,
     .status_fd = -1,
 };
@@ -131,6 +132,30 @@ void w15_config_load(void)
             w15_cfg.gpu = 0;
         else
             w15_msg("%s=%s: expected on or off; using off", W15_ENV_GPU, v);
+    }
+    if ((v = getenv(W15_ENV_READBACK_DATA)) && *v) {
+        if (!strcasecmp(v, "on") || !strcmp(v, "1"))
+            w15_cfg.readback_data = 1;
+        else if (!strcasecmp(v, "off") || !strcmp(v, "0"))
+            w15_cfg.readback_data = 0;
+        else
+            w15_msg("%s=%s: expected on or off; using off", W15_ENV_READBACK_DATA, v);
+    }
+    if ((v = getenv(W15_ENV_MAPS)) && *v) {
+        if (!strcasecmp(v, "protect"))
+            w15_cfg.maps_compare = 0;
+        else if (!strcasecmp(v, "compare"))
+            w15_cfg.maps_compare = 1;
+        else
+            w15_msg("%s=%s: expected protect or compare; using protect", W15_ENV_MAPS, v);
+    }
+    if ((v = getenv(W15_ENV_FRAME_DIGESTS)) && *v) {
+        if (!strcasecmp(v, "on") || !strcmp(v, "1"))
+            w15_cfg.frame_digests = 1;
+        else if (!strcasecmp(v, "off") || !strcmp(v, "0"))
+            w15_cfg.frame_digests = 0;
+        else
+            w15_msg("%s=%s: expected on or off; using off", W15_ENV_FRAME_DIGESTS, v);
     }
     if ((v = getenv(W15_ENV_STATUS_FD)) && *v) {
         char *end;

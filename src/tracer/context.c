@@ -8,6 +8,7 @@
 #include "resolve.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +32,13 @@ void w15_context_init(void)
 
 static pthread_mutex_t ctx_lock = PTHREAD_MUTEX_INITIALIZER;
 static w15_ctx_t *ctxs;
-static uint32_t ctx_ids;
+static uint32_t ctx_ids, ctx_live;
+static _Atomic int ctx_several;
+
+int w15_ctx_several(void)
+{
+    return atomic_load_explicit(&ctx_several, memory_order_relaxed);
+}
 
 w15_ctx_t *w15_ctx_find(void *handle, int create)
 {
@@ -47,6 +54,8 @@ w15_ctx_t *w15_ctx_find(void *handle, int create)
         c->compat = -1;
         c->next = ctxs;
         ctxs = c;
+        if (++ctx_live >= 2)
+            atomic_store_explicit(&ctx_several, 1, memory_order_relaxed);
     }
     pthread_mutex_unlock(&ctx_lock);
     errno = e;
@@ -60,6 +69,7 @@ void w15_ctx_forget(void *handle)
         if ((*pp)->handle == handle) {
             w15_ctx_t *c = *pp;
             *pp = c->next;
+            ctx_live--;
             free(c->exts);
             free(c);
             break;
@@ -81,6 +91,12 @@ void w15_context_changed(w15_thread_t *t, void *ctx)
     t->context = ctx;
     t->ctx = ctx ? w15_ctx_find(ctx, 1) : NULL;
     t->ctx_kind = CTX_UNKNOWN;
+}
+
+w15_ctx_t *w15_context_current(void)
+{
+    w15_thread_t *t = w15_tls;
+    return t ? t->ctx : NULL;
 }
 
 static int parse_int(const char **s)

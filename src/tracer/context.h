@@ -24,11 +24,17 @@ typedef struct w15_ctx {
     uint32_t id;           /* 1, 2, ... in order of first sight */
     char *exts;            /* context.c: " ext1 ext2 ... " once asked (w15_context_has_ext) */
     int compat;            /* context.c: legacy features: -1 not asked yet, 0, 1 */
+    uint32_t targets;      /* pixels.c: the buffer targets of enum w15_offset_target
+                            * it has (bit 1 << target), W15_TARGETS_KNOWN once asked */
+    int client_pointers;   /* record.c: 1 once a pointer call (an attribute or a
+                            * legacy array pointer, the GL_ARRAY_BUFFER offset rule)
+                            * set a client-memory pointer (no buffer bound) */
     void *arrays;          /* arrays.c */
     void *maps;            /* maps.c */
     void *surfaces;        /* surfaces.c */
     struct w15_ctx *next;
 } w15_ctx_t;
+#define W15_TARGETS_KNOWN (1u << 31)
 
 /* The record of context `handle` (non-NULL): found, or created when
  * `create` (a new share group of its own).  NULL when not found, or out of
@@ -38,9 +44,16 @@ w15_ctx_t *w15_ctx_find(void *handle, int create);
 /* Forget context `handle` (after its destruction); the modules have freed
  * their state.  t->ctx of threads where it is current is the caller's. */
 void w15_ctx_forget(void *handle);
+/* 1 once two contexts existed at the same time (and from then on): calls
+ * that read or write objects another context may share are then ordered
+ * across threads too (wip15.gseq, capture.c). */
+int w15_ctx_several(void);
 /* Visit every known context (under the registry's lock; fn must not call
  * w15_ctx_find / w15_ctx_forget). */
 void w15_ctx_each(void (*fn)(w15_ctx_t *c, void *arg), void *arg);
+
+/* The calling thread's current context's record (t->ctx), NULL when none. */
+w15_ctx_t *w15_context_current(void);
 
 /* Find the real glGetString / glGetIntegerv (at start). */
 void w15_context_init(void);

@@ -86,13 +86,13 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
         errno = e;
         return;
     }
-    struct sigaction *a = &app_act[sig];
     /* A read of program memory the tracer guards (guard.c: an argument GL
      * would have rejected): it returns an error instead; does not return. */
     if ((sig == SIGSEGV || sig == SIGBUS) && si) {
         errno = e;
         w15_guard_fault(sig, si, uc);
     }
+    struct sigaction *a = &app_act[sig];
     int app_handles = ((a->sa_flags & SA_SIGINFO) && a->sa_sigaction) ||
                       (!(a->sa_flags & SA_SIGINFO) && a->sa_handler != SIG_DFL && a->sa_handler != SIG_IGN);
     /* A fault the program handles itself is not necessarily fatal: the JVM,

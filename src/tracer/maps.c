@@ -1,28 +1,920 @@
-/* maps.c -- mapped buffers (maps.h). */
+/* maps.c -- mapped buffers (maps.h; docs/FORMAT.md "Mapped buffers").
+ *
+ * What is recorded.  The bytes the program wrote through a mapping, as
+ * wip15BufferWrite(buffer, offset from the start of the buffer, bytes)
+ * pseudo-calls written just before the call that makes them visible:
+ * - an ordinary (non-persistent) map: at glUnmapBuffer, the bytes that
+ *   differ from a copy taken at map time, or, when the map invalidated its
+ *   range (GL_MAP_INVALIDATE_RANGE_BIT / _BUFFER_BIT: the old contents are
+ *   undefined), the whole range; with GL_MAP_FLUSH_EXPLICIT_BIT, each
+ *   glFlushMappedBufferRange's range as it is, and nothing at unmap
+ *   (docs/PERFORMANCE.md "Mapped buffers" has the measurements behind this);
+ * - a persistent map (GL_MAP_PERSISTENT_BIT), coherent or not, flushed
+ *   explicitly or not: before every call flagged CONSUMES (draws,
+ *   dispatches, copies, pixel transfers, fences, waits, swaps, flushes,
+ *   barriers), every FLUSH_MAPPED call on it and its unmap, the bytes that
+ *   changed since the last capture (all of them once, at the first capture,
+ *   when the map invalidated its range);
+ * - read-only maps: nothing.
+ *
+ * How persistent maps are watched.  A copy of the mapping (the shadow)
+ * holds its bytes as last recorded.  The pages that lie wholly inside the
+ * mapping are write-protected (mprotect PROT_READ: reads, the program's and
+ * the GPU's, go on as before); the first write to one faults, and
+ * w15_maps_fault (from the SIGSEGV handler of crash.c) makes that page
+ * writable again and marks it dirty, then the write retries.  Before a
+ * consuming call the dirty pages are write-protected again FIRST (a write
+ * from another thread after that faults and marks the page dirty for next
+ * time), then compared with the shadow: the spans that differ are recorded
+ * and copied into the shadow.  The partial pages at either end (shared
+ * with other memory, never protected) are compared every time.  A mapping
+ * whose pages cannot be protected (mprotect fails, the slot table is full,
+ * no fault handler of ours, WIP15_MAPS=compare) is compared whole at every
+ * capture instead.
+ *
+ * Concurrency.  The list of mappings, the shadows and every capture are
+ * under `maps_lock`.  The fault handler takes no lock: it finds the mapping in
+ * `slots` (pointers published with release stores), and `inflight` counts
+ * handlers at work so a mapping is freed only when none can still see it.
+ * The handler makes the page writable before it sets the dirty bit, and a
+ * capture clears the bit before it protects the page, so a writable page is
+ * always dirty (or about to be): no write is missed.  A write that faulted
+ * just before its mapping was released (another thread unmapping) finds the
+ * mapping in the ring of released ranges and retries once.
+ *
+ * Buffer names are per share group: a mapping belongs to the share group of
+ * the context current when it was made (w15_ctx_t.share_group), and a
+ * consuming call captures only its own share group's mappings, into the
+ * calling thread's stream, where the buffer name means that buffer.  The
+ * buffer of a non-DSA call is the binding of its target, queried with the
+ * real glGetIntegerv only for targets the context has (version or
+ * extension), so no query raises a GL error. */
+#define _GNU_SOURCE
 #include "maps.h"
+#include "config.h"
+#include "context.h"
+#include "guard.h"
+#include "log.h"
+#include "pseudo.h"
+#include "resolve.h"
+#include "state.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "funcs.h"
+
+enum {
+    GL_READ_ONLY_ = 0x88B8,
+    GL_WRITE_ONLY_ = 0x88B9,
+    GL_READ_WRITE_ = 0x88BA,
+    GL_MAP_READ_BIT_ = 0x1,
+    GL_MAP_WRITE_BIT_ = 0x2,
+    GL_MAP_INVALIDATE_RANGE_BIT_ = 0x4,
+    GL_MAP_INVALIDATE_BUFFER_BIT_ = 0x8,
+    GL_MAP_FLUSH_EXPLICIT_BIT_ = 0x10,
+    GL_MAP_PERSISTENT_BIT_ = 0x40,
+    GL_BUFFER_SIZE_ = 0x8764,
+};
+
+/* ------------------------------------------------------------------ */
+/* Buffer targets and their bindings                                  */
+
+/* A target, the pname of its binding, and when a context has it: desktop
+ * GL from gl_ver (major * 10 + minor), GLES from es_ver (0: never), or any
+ * of the extensions. */
+typedef struct target {
+    uint32_t target, binding;
+    uint8_t gl_ver, es_ver;
+    const char *ext[3];
+} target_t;
+
+static const target_t targets[] = {
+    { 0x8892, 0x8894, 15, 10, { "GL_ARB_vertex_buffer_object" } },  /* ARRAY_BUFFER */
+    { 0x8893, 0x8895, 15, 10, { "GL_ARB_vertex_buffer_object" } },  /* ELEMENT_ARRAY_BUFFER */
+    { 0x88EB, 0x88ED, 21, 30,                                        /* PIXEL_PACK_BUFFER */
+      { "GL_ARB_pixel_buffer_object", "GL_EXT_pixel_buffer_object", "GL_NV_pixel_buffer_object" } },
+    { 0x88EC, 0x88EF, 21, 30,                                        /* PIXEL_UNPACK_BUFFER */
+      { "GL_ARB_pixel_buffer_object", "GL_EXT_pixel_buffer_object", "GL_NV_pixel_buffer_object" } },
+    { 0x8A11, 0x8A28, 31, 30, { "GL_ARB_uniform_buffer_object" } }, /* UNIFORM_BUFFER */
+    { 0x8C2A, 0x8C2A, 31, 32,                                        /* TEXTURE_BUFFER */
+      { "GL_ARB_texture_buffer_object", "GL_EXT_texture_buffer", "GL_OES_texture_buffer" } },
+    { 0x8C8E, 0x8C8F, 30, 30, { "GL_EXT_transform_feedback" } },    /* TRANSFORM_FEEDBACK_BUFFER */
+    { 0x8F36, 0x8F36, 31, 30, { "GL_ARB_copy_buffer" } },           /* COPY_READ_BUFFER */
+    { 0x8F37, 0x8F37, 31, 30, { "GL_ARB_copy_buffer" } },           /* COPY_WRITE_BUFFER */
+    { 0x8F3F, 0x8F43, 40, 31, { "GL_ARB_draw_indirect" } },         /* DRAW_INDIRECT_BUFFER */
+    { 0x90EE, 0x90EF, 43, 31, { "GL_ARB_compute_shader" } },        /* DISPATCH_INDIRECT_BUFFER */
+    { 0x90D2, 0x90D3, 43, 31, { "GL_ARB_shader_storage_buffer_object" } }, /* SHADER_STORAGE_BUFFER */
+    { 0x92C0, 0x92C1, 42, 31, { "GL_ARB_shader_atomic_counters" } },       /* ATOMIC_COUNTER_BUFFER */
+    { 0x9192, 0x9193, 44, 0, { "GL_ARB_query_buffer_object", "GL_AMD_query_buffer_object" } },
+    { 0x80EE, 0x80EF, 46, 0, { "GL_ARB_indirect_parameters" } },   /* PARAMETER_BUFFER */
+};
+
+/* Whether the current context has `target` (so that its binding exists). */
+static const target_t *target_find(uint32_t target)
+{
+    for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
+        if (targets[i].target == target) {
+            const target_t *tg = &targets[i];
+            int major = 0, minor = 0;
+            int api = w15_context_api(&major, &minor);
+            int ver = major * 10 + minor;
+            if ((api == 1 && ver >= tg->gl_ver) || (api == 2 && tg->es_ver && ver >= tg->es_ver))
+                return tg;
+            for (int k = 0; k < 3 && tg->ext[k]; k++)
+                if (w15_context_has_ext(tg->ext[k]))
+                    return tg;
+            return NULL;
+        }
+    }
+    return NULL;
+}
+
+/* The buffer bound to `target` in the current context; 0 when none, or
+ * when the context does not have that target. */
+static uint32_t target_buffer(uint32_t target)
+{
+    const target_t *tg = target_find(target);
+    if (!tg)
+        return 0;
+    return (uint32_t)w15_context_get_int(tg->binding, 0);
+}
+
+/* The size of a buffer (for glMapBuffer*, which map all of it): through
+ * the target, or the name with the DSA query of the same family. */
+typedef void (*get_bp_iv_fn)(unsigned, unsigned, int *);
+typedef void (*get_bp_i64v_fn)(unsigned, unsigned, int64_t *);
+
+static uint64_t buffer_size(uint32_t id, const w15_slot_t *args)
+{
+    int64_t v = 0;
+    int iv = 0;
+    int e = errno;
+    switch (id) {
+    case W15F_glMapNamedBuffer:
+        ((get_bp_i64v_fn)W15_REAL(W15F_glGetNamedBufferParameteri64v))((unsigned)args[0].u, GL_BUFFER_SIZE_, &v);
+        break;
+    case W15F_glMapNamedBufferEXT:
+        ((get_bp_iv_fn)W15_REAL(W15F_glGetNamedBufferParameterivEXT))((unsigned)args[0].u, GL_BUFFER_SIZE_, &iv);
+        v = iv;
+        break;
+    default:
+        /* glMapBuffer/ARB/OES: glGetBufferParameteriv exists wherever
+         * they do (GL 1.5, ARB_vertex_buffer_object, GLES) */
+        ((get_bp_iv_fn)W15_REAL(W15F_glGetBufferParameteriv))((unsigned)args[0].u, GL_BUFFER_SIZE_, &iv);
+        v = iv;
+        break;
+    }
+    errno = e;
+    return v > 0 ? (uint64_t)v : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Mappings                                                            */
+
+enum { M_PROTECT = 0, M_COMPARE_PENDING, M_COMPARE };
+
+typedef struct map {
+    /* set before the mapping is published in `slots`, then read by the
+     * fault handler: the protected pages [plo, phi), their dirty bits */
+    uintptr_t plo, phi;
+    _Atomic uint64_t *dirty;
+    _Atomic int mode;   /* M_*: M_COMPARE_PENDING when the handler gave up protecting */
+    _Atomic int any;    /* some dirty bit may be set */
+    int slot;           /* index in slots, -1 when not there */
+    /* under maps_lock */
+    struct map *next;
+    uint32_t group, buffer;
+    uint64_t offset, length; /* the mapped range of the buffer */
+    uint8_t *ptr;            /* the mapping */
+    uint32_t access;         /* GL_MAP_* bits (glMapBuffer's access translated) */
+    uint8_t *shadow;         /* persistent: bytes as last recorded; otherwise the
+                              * copy taken at map time, or NULL */
+    int all_next;            /* the next capture records the whole range */
+} map_t;
+
+static pthread_mutex_t maps_lock = PTHREAD_MUTEX_INITIALIZER;
+static map_t *mlist;              /* every mapping (maps_lock) */
+static _Atomic int nmaps;         /* mappings in mlist */
+static _Atomic int npersistent;   /* persistent writable mappings in mlist */
+static size_t page_size;
+
+/* The fault handler's view: published mappings with protected pages. */
+#define MAX_SLOTS 4096
+static _Atomic(map_t *) slots[MAX_SLOTS];
+static _Atomic int slot_hwm;      /* slots[0 .. slot_hwm) may be non-NULL */
+static _Atomic int inflight;      /* fault handlers running */
+
+/* Ranges released lately (unprotected, then dropped from slots): a write
+ * that faulted just before is retried once rather than taken for a crash. */
+#define RING 64
+static struct {
+    _Atomic uintptr_t lo, hi;
+    _Atomic uint64_t seq;
+} ring[RING];
+static _Atomic uint64_t ring_next;
+static __thread uint64_t retried_seq __attribute__((tls_model("initial-exec")));
+static __thread uintptr_t retried_page __attribute__((tls_model("initial-exec")));
+
+/* Scratch for reading mappings (guarded copies), under maps_lock. */
+#define SCRATCH ((size_t)256 << 10)
+static uint8_t *scratch;
+
+/* Merge differing spans separated by fewer equal bytes than this (a
+ * wip15BufferWrite costs about 25 bytes of its own). */
+#define GAP 32
+
+static int fork_ready;
+static void at_fork_prepare(void) { pthread_mutex_lock(&maps_lock); }
+static void at_fork_release(void) { pthread_mutex_unlock(&maps_lock); }
+
+static void maps_init_once(void)
+{
+    if (!page_size) {
+        long p = sysconf(_SC_PAGESIZE);
+        page_size = p > 0 ? (size_t)p : 4096;
+    }
+    if (!fork_ready) {
+        fork_ready = 1;
+        pthread_atfork(at_fork_prepare, at_fork_release, at_fork_release);
+    }
+}
+
+static uint32_t group_of(const w15_thread_t *t)
+{
+    return t->ctx ? t->ctx->share_group : 0;
+}
+
+static map_t *map_find(uint32_t group, uint32_t buffer)
+{
+    for (map_t *m = mlist; m; m = m->next)
+        if (m->group == group && m->buffer == buffer)
+            return m;
+    return NULL;
+}
+
+static void map_unlink(map_t *m)
+{
+    for (map_t **pp = &mlist; *pp; pp = &(*pp)->next) {
+        if (*pp == m) {
+            *pp = m->next;
+            break;
+        }
+    }
+    if (m->access & GL_MAP_PERSISTENT_BIT_)
+        atomic_fetch_sub(&npersistent, 1);
+}
+
+/* Is our SIGSEGV handler (crash.c) the one the kernel calls?  Without it
+ * a protected page would kill the program. */
+typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
+static int fault_handler_installed(void)
+{
+    static sigaction_fn real;
+    if (!real)
+        real = (sigaction_fn)w15_real_dlsym(RTLD_NEXT, "sigaction");
+    struct sigaction cur;
+    if (!real || real(SIGSEGV, NULL, &cur) != 0)
+        return 0;
+    return (cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction != NULL;
+}
+
+
+/* ------------------------------------------------------------------ */
+/* The fault handler's tables                                          */
+
+/* Publish m in a free slot (under maps_lock: the only writer).  0, or -1 when
+ * the table is full. */
+static int slot_publish(map_t *m)
+{
+    int h = atomic_load_explicit(&slot_hwm, memory_order_relaxed);
+    for (int i = 0; i < MAX_SLOTS; i++) {
+        if (atomic_load_explicit(&slots[i], memory_order_relaxed) == NULL) {
+            m->slot = i;
+            if (i >= h)
+                atomic_store(&slot_hwm, i + 1);
+            atomic_store(&slots[i], m);
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* Take m out of the handler's view and wait until no handler can still be
+ * reading it (a handler counts itself in `inflight` before it reads a slot). */
+static void slot_remove(map_t *m)
+{
+    if (m->slot < 0)
+        return;
+    atomic_store(&slots[m->slot], NULL);
+    m->slot = -1;
+    while (atomic_load(&inflight))
+        sched_yield();
+}
+
+static void ring_push(uintptr_t lo, uintptr_t hi)
+{
+    uint64_t seq = atomic_fetch_add(&ring_next, 1) + 1;
+    unsigned i = (unsigned)(seq % RING);
+    atomic_store(&ring[i].seq, 0);
+    atomic_store(&ring[i].lo, lo);
+    atomic_store(&ring[i].hi, hi);
+    atomic_store(&ring[i].seq, seq);
+}
+
+/* Stop watching m's pages: writable again, out of the handler's view
+ * (a write that faulted in the meantime finds them in the ring). */
+static void unprotect(map_t *m)
+{
+    if (m->slot < 0)
+        return;
+    int e = errno;
+    if (m->phi > m->plo)
+        mprotect((void *)m->plo, m->phi - m->plo, PROT_READ | PROT_WRITE);
+    ring_push(m->plo, m->phi);
+    slot_remove(m);
+    errno = e;
+}
+
+int w15_maps_fault(const siginfo_t *si)
+{
+    if (!si || si->si_code != SEGV_ACCERR)
+        return 0;
+    if (!atomic_load_explicit(&slot_hwm, memory_order_relaxed) &&
+        !atomic_load_explicit(&ring_next, memory_order_relaxed))
+        return 0;
+    size_t pg = page_size;
+    uintptr_t a = (uintptr_t)si->si_addr;
+    uintptr_t page = a & ~(uintptr_t)(pg - 1);
+    int handled = 0;
+    atomic_fetch_add(&inflight, 1);
+    int h = atomic_load(&slot_hwm);
+    for (int i = 0; i < h; i++) {
+        map_t *m = atomic_load(&slots[i]);
+        if (!m || a < m->plo || a >= m->phi)
+            continue;
+        /* writable first, dirty second: a capture clears the bit before
+         * it protects the page again, so a writable page is never clean */
+        if (mprotect((void *)page, pg, PROT_READ | PROT_WRITE) != 0) {
+            /* out of memory areas (each protected run is one): give up
+             * protecting this mapping, the next capture compares it whole */
+            atomic_store(&m->mode, M_COMPARE_PENDING);
+            if (mprotect((void *)m->plo, m->phi - m->plo, PROT_READ | PROT_WRITE) != 0)
+                break;
+        }
+        size_t k = (page - m->plo) / pg;
+        atomic_fetch_or(&m->dirty[k / 64], (uint64_t)1 << (k % 64));
+        atomic_store(&m->any, 1);
+        handled = 1;
+        break;
+    }
+    if (!handled) {
+        for (unsigned j = 0; j < RING; j++) {
+            uint64_t s1 = atomic_load(&ring[j].seq);
+            if (!s1)
+                continue;
+            uintptr_t lo = atomic_load(&ring[j].lo), hi = atomic_load(&ring[j].hi);
+            if (atomic_load(&ring[j].seq) != s1 || a < lo || a >= hi)
+                continue;
+            /* released while this write was faulting: retry it once */
+            if (retried_seq == s1 && retried_page == page) {
+                retried_seq = 0;
+                break;
+            }
+            retried_seq = s1;
+            retried_page = page;
+            handled = 1;
+            break;
+        }
+    }
+    atomic_fetch_sub(&inflight, 1);
+    return handled;
+}
+
+/* ------------------------------------------------------------------ */
+/* Recording                                                           */
+
+/* One wip15BufferWrite: bytes [src, src + n) at offset `off` of the
+ * mapping.  0, or -1 when out of memory (recording has stopped). */
+static int emit(w15_thread_t *t, const map_t *m, uint64_t off, const uint8_t *src, size_t n)
+{
+    const w15_func_sig_t *f = &w15_funcs[W15F_wip15BufferWrite];
+    const w15_param_sig_t *ps = &w15_params[f->first_param];
+    w15_buf_t *b = &t->buf;
+    if (w15_pseudo_begin(t, W15F_wip15BufferWrite, 2 * W15_MAX_UVARI + 8))
+        return -1;
+    w15_put_uvari(b, m->buffer);
+    if (ps[0].group != W15_NO_GROUP)
+        w15_put_u32(b, ps[0].group);
+    w15_put_uvari(b, m->offset + off);
+    if (ps[1].group != W15_NO_GROUP)
+        w15_put_u32(b, ps[1].group);
+    if (w15_put_data(b, src, (uint32_t)n)) {
+        w15_pseudo_cancel(t);
+        w15_fail("out of memory while recording a mapped buffer's bytes; recording stopped");
+        return -1;
+    }
+    if (ps[2].group != W15_NO_GROUP) {
+        if (w15_buf_reserve(b, 4)) {
+            w15_pseudo_cancel(t);
+            w15_fail("out of memory while recording a mapped buffer's bytes; recording stopped");
+            return -1;
+        }
+        w15_put_u32(b, ps[2].group);
+    }
+    return w15_pseudo_end(t);
+}
+
+static int scratch_ready(void)
+{
+    if (!scratch && !(scratch = malloc(SCRATCH))) {
+        w15_fail("out of memory while recording a mapped buffer's bytes; recording stopped");
+        return -1;
+    }
+    return 0;
+}
+
+/* Read [off, off + n) of the mapping into scratch (guarded); 0, or -1 when
+ * the memory is gone. */
+static int read_map(const map_t *m, size_t off, size_t n)
+{
+    return w15_guard_copy(scratch, m->ptr + off, n);
+}
+
+/* Record [off, off + n) of the mapping as it is (and copy it into the
+ * shadow, when there is one).  0, -1 out of memory, -2 unreadable. */
+static int record_range(w15_thread_t *t, map_t *m, size_t off, size_t n)
+{
+    if (scratch_ready())
+        return -1;
+    while (n) {
+        size_t k = n < SCRATCH ? n : SCRATCH;
+        if (read_map(m, off, k))
+            return -2;
+        if (emit(t, m, off, scratch, k))
+            return -1;
+        if (m->shadow)
+            memcpy(m->shadow + off, scratch, k);
+        off += k;
+        n -= k;
+    }
+    return 0;
+}
+
+static inline uint64_t load64(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+/* Record the spans of [off, off + n) of the mapping that differ from the
+ * shadow, and bring the shadow up to date.  0, -1, -2 as record_range. */
+static int record_diff(w15_thread_t *t, map_t *m, size_t off, size_t n)
+{
+    if (scratch_ready())
+        return -1;
+    while (n) {
+        size_t k = n < SCRATCH ? n : SCRATCH;
+        if (read_map(m, off, k))
+            return -2;
+        const uint8_t *a = scratch, *s = m->shadow + off;
+        size_t i = 0;
+        while (i < k) {
+            /* skip what is equal, in blocks first */
+            while (i + 256 <= k && memcmp(a + i, s + i, 256) == 0)
+                i += 256;
+            while (i + 8 <= k && load64(a + i) == load64(s + i))
+                i += 8;
+            while (i < k && a[i] == s[i])
+                i++;
+            if (i >= k)
+                break;
+            /* a span: up to GAP equal bytes in a row end it */
+            size_t start = i, end = i + 1, eq = 0;
+            i++;
+            while (i < k && eq < GAP) {
+                if (i + 8 <= k) {
+                    if (load64(a + i) == load64(s + i)) {
+                        eq += 8;
+                    } else {
+                        end = i + 8;
+                        eq = 0;
+                    }
+                    i += 8;
+                } else {
+                    if (a[i] == s[i]) {
+                        eq++;
+                    } else {
+                        end = i + 1;
+                        eq = 0;
+                    }
+                    i++;
+                }
+            }
+            while (end > start + 1 && a[end - 1] == s[end - 1])
+                end--;
+            if (emit(t, m, off + start, a + start, end - start))
+                return -1;
+            memcpy(m->shadow + off + start, a + start, end - start);
+            i = end;
+        }
+        off += k;
+        n -= k;
+    }
+    return 0;
+}
+
+/* Every word of m's dirty bits to 0. */
+static void dirty_clear(map_t *m)
+{
+    size_t np = (m->phi - m->plo) / page_size;
+    for (size_t w = 0; w < (np + 63) / 64; w++)
+        atomic_store(&m->dirty[w], 0);
+}
+
+/* Give up protecting m: its pages writable, compared whole from now on. */
+static void to_compare(map_t *m)
+{
+    unprotect(m);
+    atomic_store(&m->mode, M_COMPARE);
+}
+
+/* A persistent mapping's changes since the last capture.  0, -1, -2 as
+ * record_range. */
+static int capture(w15_thread_t *t, map_t *m)
+{
+    if (atomic_load(&m->mode) == M_COMPARE_PENDING)
+        to_compare(m);
+    if (atomic_load(&m->mode) == M_COMPARE) {
+        if (m->all_next) {
+            m->all_next = 0;
+            return record_range(t, m, 0, m->length);
+        }
+        return record_diff(t, m, 0, m->length);
+    }
+    uintptr_t base = (uintptr_t)m->ptr;
+    size_t head = m->plo - base, tail = m->phi - base;
+    size_t np = (m->phi - m->plo) / page_size;
+    if (m->all_next) {
+        /* clean and protected again, then everything */
+        atomic_store(&m->any, 0);
+        dirty_clear(m);
+        if (mprotect((void *)m->plo, m->phi - m->plo, PROT_READ) != 0)
+            to_compare(m);
+        m->all_next = 0;
+        return record_range(t, m, 0, m->length);
+    }
+    int r = 0;
+    if (head && (r = record_diff(t, m, 0, head)))
+        return r;
+    if (atomic_exchange(&m->any, 0)) {
+        size_t nw = (np + 63) / 64;
+        size_t run = SIZE_MAX; /* first page of the dirty run being gathered */
+        for (size_t w = 0; w <= nw; w++) {
+            uint64_t bits = 0;
+            if (w < nw && atomic_load_explicit(&m->dirty[w], memory_order_relaxed))
+                bits = atomic_exchange(&m->dirty[w], 0);
+            if ((bits == 0 && run == SIZE_MAX) || (bits == ~(uint64_t)0 && run != SIZE_MAX))
+                continue;
+            /* (bits past the last page are never set: a run ends by np) */
+            for (size_t b = 0; b < 64; b++) {
+                size_t k = w * 64 + b;
+                if ((bits >> b) & 1) {
+                    if (run == SIZE_MAX)
+                        run = k;
+                    continue;
+                }
+                if (run == SIZE_MAX)
+                    continue;
+                /* protect the run again FIRST, then compare it */
+                uintptr_t lo = m->plo + run * page_size;
+                size_t len = (k - run) * page_size;
+                run = SIZE_MAX;
+                if (mprotect((void *)lo, len, PROT_READ) != 0) {
+                    to_compare(m);
+                    return record_diff(t, m, 0, m->length);
+                }
+                if ((r = record_diff(t, m, lo - base, len)))
+                    return r;
+            }
+        }
+    }
+    if (tail < m->length && (r = record_diff(t, m, tail, m->length - tail)))
+        return r;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Starting and ending mappings                                        */
+
+/* Forget m (under maps_lock): its pages writable again, memory freed. */
+static void map_drop(map_t *m)
+{
+    map_unlink(m);
+    atomic_fetch_sub(&nmaps, 1);
+    unprotect(m);
+    free(m->dirty);
+    free(m->shadow);
+    free(m);
+}
+
+/* Watch a new persistent mapping's whole pages (under maps_lock). */
+static void protect_setup(map_t *m)
+{
+    uintptr_t a = (uintptr_t)m->ptr;
+    m->plo = (a + page_size - 1) & ~(uintptr_t)(page_size - 1);
+    m->phi = (a + m->length) & ~(uintptr_t)(page_size - 1);
+    if (m->phi <= m->plo || w15_cfg.maps_compare || !fault_handler_installed())
+        goto compare;
+    size_t np = (m->phi - m->plo) / page_size;
+    m->dirty = calloc((np + 63) / 64, sizeof *m->dirty);
+    if (!m->dirty || slot_publish(m))
+        goto compare;
+    if (mprotect((void *)m->plo, m->phi - m->plo, PROT_READ) != 0) {
+        unprotect(m);
+        goto compare;
+    }
+    atomic_store(&m->mode, M_PROTECT);
+    return;
+compare:
+    atomic_store(&m->mode, M_COMPARE);
+}
+
+static int is_named(uint32_t id)
+{
+    return id == W15F_glMapNamedBuffer || id == W15F_glMapNamedBufferEXT || id == W15F_glMapNamedBufferRange ||
+           id == W15F_glMapNamedBufferRangeEXT || id == W15F_glUnmapNamedBuffer ||
+           id == W15F_glUnmapNamedBufferEXT || id == W15F_glFlushMappedNamedBufferRange ||
+           id == W15F_glFlushMappedNamedBufferRangeEXT;
+}
+
+static void on_map(w15_thread_t *t, uint32_t id, const w15_slot_t *args, const w15_slot_t *ret, int rec)
+{
+    uint8_t *p = ret ? (uint8_t *)(uintptr_t)ret->p : NULL;
+    if (!p)
+        return;
+    int ranged = id == W15F_glMapBufferRange || id == W15F_glMapBufferRangeEXT ||
+                 id == W15F_glMapNamedBufferRange || id == W15F_glMapNamedBufferRangeEXT;
+    uint32_t access;
+    uint64_t offset = 0, length;
+    if (ranged) {
+        offset = (uint64_t)args[1].i;
+        length = args[2].i > 0 ? (uint64_t)args[2].i : 0;
+        access = (uint32_t)args[3].u;
+    } else {
+        uint32_t a = (uint32_t)args[1].u;
+        access = a == GL_READ_ONLY_ ? GL_MAP_READ_BIT_
+                 : a == GL_WRITE_ONLY_ ? GL_MAP_WRITE_BIT_
+                 : a == GL_READ_WRITE_ ? GL_MAP_READ_BIT_ | GL_MAP_WRITE_BIT_
+                                       : 0;
+        length = (access & GL_MAP_WRITE_BIT_) ? buffer_size(id, args) : 0;
+    }
+    uint32_t buffer = is_named(id) ? (uint32_t)args[0].u : target_buffer((uint32_t)args[0].u);
+    if (!buffer)
+        return;
+    uint32_t group = group_of(t);
+    pthread_mutex_lock(&maps_lock);
+    maps_init_once();
+    map_t *old = map_find(group, buffer);
+    if (old) /* its end went unseen: mapped again now */
+        map_drop(old);
+    map_t *m = NULL;
+    if (!(access & GL_MAP_WRITE_BIT_) || !length || !(m = calloc(1, sizeof *m)))
+        goto out;
+    m->slot = -1;
+    m->group = group;
+    m->buffer = buffer;
+    m->offset = offset;
+    m->length = length;
+    m->ptr = p;
+    m->access = access;
+    int invalidated = (access & (GL_MAP_INVALIDATE_RANGE_BIT_ | GL_MAP_INVALIDATE_BUFFER_BIT_)) != 0;
+    if (access & GL_MAP_PERSISTENT_BIT_) {
+        m->shadow = malloc(length);
+        if (!m->shadow || w15_guard_copy(m->shadow, p, length)) {
+            w15_msg("cannot follow a persistent mapping of buffer %u (%s); its writes are not recorded", buffer,
+                    m->shadow ? "unreadable" : "out of memory");
+            free(m->shadow);
+            free(m);
+            goto out;
+        }
+        m->all_next = invalidated;
+        protect_setup(m);
+        atomic_fetch_add(&npersistent, 1);
+    } else if (rec && !invalidated && !(access & GL_MAP_FLUSH_EXPLICIT_BIT_)) {
+        /* the bytes before the program writes: only changes are recorded
+         * at unmap (without this copy, the whole range is) */
+        m->shadow = malloc(length);
+        if (m->shadow && w15_guard_copy(m->shadow, p, length)) {
+            free(m->shadow);
+            m->shadow = NULL;
+        }
+    }
+    m->next = mlist;
+    mlist = m;
+    atomic_fetch_add(&nmaps, 1);
+out:
+    pthread_mutex_unlock(&maps_lock);
+}
+
+/* After a capture that could not read the mapping (gone without our
+ * seeing its end): forget it. */
+static void captured(map_t *m, int r)
+{
+    if (r == -2) {
+        w15_msg("a mapping of buffer %u can no longer be read; its writes are no longer recorded", m->buffer);
+        map_drop(m);
+    }
+}
+
+static void on_unmap(w15_thread_t *t, uint32_t id, const w15_slot_t *args, int rec)
+{
+    if (!atomic_load(&nmaps))
+        return;
+    uint32_t buffer = is_named(id) ? (uint32_t)args[0].u : target_buffer((uint32_t)args[0].u);
+    pthread_mutex_lock(&maps_lock);
+    map_t *m = buffer ? map_find(group_of(t), buffer) : NULL;
+    if (m) {
+        if (rec) {
+            if (m->access & GL_MAP_PERSISTENT_BIT_)
+                capture(t, m);
+            else if (!(m->access & GL_MAP_FLUSH_EXPLICIT_BIT_))
+                m->shadow ? record_diff(t, m, 0, m->length) : record_range(t, m, 0, m->length);
+        }
+        map_drop(m);
+    }
+    pthread_mutex_unlock(&maps_lock);
+}
+
+static void on_flush(w15_thread_t *t, uint32_t id, const w15_slot_t *args, int rec)
+{
+    if (!rec || !atomic_load(&nmaps))
+        return;
+    uint32_t buffer = is_named(id) ? (uint32_t)args[0].u : target_buffer((uint32_t)args[0].u);
+    pthread_mutex_lock(&maps_lock);
+    map_t *m = buffer ? map_find(group_of(t), buffer) : NULL;
+    if (m && (m->access & GL_MAP_PERSISTENT_BIT_)) {
+        captured(m, capture(t, m));
+    } else if (m && (m->access & GL_MAP_FLUSH_EXPLICIT_BIT_)) {
+        /* relative to the mapping; outside it GL refuses the call */
+        int64_t off = args[1].i, len = args[2].i;
+        if (off >= 0 && len > 0 && (uint64_t)off <= m->length && (uint64_t)len <= m->length - (uint64_t)off)
+            captured(m, record_range(t, m, (size_t)off, (size_t)len));
+    }
+    pthread_mutex_unlock(&maps_lock);
+}
+
+/* Calls that end mappings without an unmap (pre: the mapping's pages must
+ * be writable and forgotten before GL frees them). */
+static void on_implicit_end(w15_thread_t *t, uint32_t id, const w15_slot_t *args)
+{
+    if (!atomic_load(&nmaps))
+        return;
+    uint32_t group = group_of(t);
+    switch (id) {
+    case W15F_glDeleteBuffers:
+    case W15F_glDeleteBuffersARB: {
+        /* every named buffer is unmapped (and deleted) */
+        int64_t n = args[0].i;
+        const uint32_t *names = (const uint32_t *)args[1].p;
+        uint32_t chunk[256];
+        for (int64_t i = 0; n > 0 && names && i < n; i += 256) {
+            size_t k = (size_t)(n - i < 256 ? n - i : 256);
+            if (w15_guard_copy(chunk, names + i, k * sizeof *chunk))
+                break;
+            pthread_mutex_lock(&maps_lock);
+            for (size_t j = 0; j < k; j++) {
+                map_t *m = chunk[j] ? map_find(group, chunk[j]) : NULL;
+                if (m)
+                    map_drop(m);
+            }
+            pthread_mutex_unlock(&maps_lock);
+        }
+        return;
+    }
+    case W15F_eglTerminate:
+        /* the display's contexts go, and their buffers with them */
+        pthread_mutex_lock(&maps_lock);
+        while (mlist)
+            map_drop(mlist);
+        pthread_mutex_unlock(&maps_lock);
+        return;
+    default:
+        break;
+    }
+    /* glBufferData, glBufferStorage and their DSA forms replace the data
+     * store of a mutable buffer, unmapping it; a persistent mapping's
+     * buffer is immutable (the call fails and the mapping stays) */
+    uint32_t buffer;
+    switch (id) {
+    case W15F_glBufferData:
+    case W15F_glBufferDataARB:
+    case W15F_glBufferStorage:
+    case W15F_glBufferStorageEXT:
+        buffer = target_buffer((uint32_t)args[0].u);
+        break;
+    case W15F_glNamedBufferData:
+    case W15F_glNamedBufferDataEXT:
+    case W15F_glNamedBufferStorage:
+    case W15F_glNamedBufferStorageEXT:
+        buffer = (uint32_t)args[0].u;
+        break;
+    default:
+        return;
+    }
+    pthread_mutex_lock(&maps_lock);
+    map_t *m = buffer ? map_find(group, buffer) : NULL;
+    if (m && !(m->access & GL_MAP_PERSISTENT_BIT_))
+        map_drop(m);
+    pthread_mutex_unlock(&maps_lock);
+}
+
+static void on_consume(w15_thread_t *t, int rec)
+{
+    if (!rec || !atomic_load_explicit(&npersistent, memory_order_relaxed) || !t->ctx)
+        return;
+    uint32_t group = t->ctx->share_group;
+    pthread_mutex_lock(&maps_lock);
+    for (map_t *m = mlist, *next; m; m = next) {
+        next = m->next;
+        if (m->group == group && (m->access & GL_MAP_PERSISTENT_BIT_))
+            captured(m, capture(t, m));
+    }
+    pthread_mutex_unlock(&maps_lock);
+}
+
+typedef struct {
+    void *handle;
+    uint32_t group;
+    int others;
+} group_count_t;
+
+static void count_group(w15_ctx_t *c, void *arg)
+{
+    group_count_t *g = arg;
+    if (c->share_group == g->group && c->handle != g->handle)
+        g->others++;
+}
+
+/* glXDestroyContext / eglDestroyContext: when the context is the last of
+ * its share group, its buffers go with it. */
+static void on_context_destroy(uint32_t id, const w15_slot_t *args)
+{
+    if (!atomic_load(&nmaps) || w15_funcs[id].nparams < 2 || !args[1].p)
+        return;
+    w15_ctx_t *c = w15_ctx_find((void *)(uintptr_t)args[1].p, 0);
+    if (!c)
+        return;
+    group_count_t g = { c->handle, c->share_group, 0 };
+    w15_ctx_each(count_group, &g);
+    if (g.others)
+        return;
+    pthread_mutex_lock(&maps_lock);
+    for (map_t *m = mlist, *next; m; m = next) {
+        next = m->next;
+        if (m->group == g.group)
+            map_drop(m);
+    }
+    pthread_mutex_unlock(&maps_lock);
+}
+
+static int is_unmap(uint32_t id)
+{
+    return id == W15F_glUnmapBuffer || id == W15F_glUnmapBufferARB || id == W15F_glUnmapBufferOES ||
+           id == W15F_glUnmapNamedBuffer || id == W15F_glUnmapNamedBufferEXT;
+}
 
 void w15_maps_pre(w15_thread_t *t, uint32_t id, uint32_t flags, const w15_slot_t *args, int rec)
 {
-    (void)t;
-    (void)id;
-    (void)flags;
-    (void)args;
-    (void)rec;
+    int e = errno;
+    if (flags & W15_FN_CONSUMES)
+        on_consume(t, rec);
+    if (flags & W15_FN_FLUSH_MAPPED)
+        on_flush(t, id, args, rec);
+    if (flags & W15_FN_UNMAP) {
+        if (is_unmap(id))
+            on_unmap(t, id, args, rec);
+        else
+            on_implicit_end(t, id, args);
+    }
+    if (flags & W15_FN_CONTEXT_DESTROY)
+        on_context_destroy(id, args);
+    errno = e;
 }
 
 void w15_maps_post(w15_thread_t *t, uint32_t id, uint32_t flags, const w15_slot_t *args,
                    const w15_slot_t *ret, int rec)
 {
-    (void)t;
-    (void)id;
-    (void)flags;
-    (void)args;
-    (void)ret;
-    (void)rec;
-}
-
-int w15_maps_fault(const siginfo_t *si)
-{
-    (void)si;
-    return 0;
+    int e = errno;
+    if (flags & W15_FN_MAP)
+        on_map(t, id, args, ret, rec);
+    errno = e;
 }

@@ -6,8 +6,8 @@
  * copy), captured before every call that can consume them.  Writes the
  * pseudo-call wip15BufferWrite (docs/FORMAT.md).  Its per-context state
  * hangs from w15_ctx_t.maps.  crash asks it first about every SIGSEGV
- * (w15_maps_fault).  May use guard, pseudo, context, resolve, thread, config and
- * log.  Must never use record, capture, arrays or surfaces. */
+ * (w15_maps_fault).  May use guard, pseudo, context, resolve, thread, state,
+ * config and log.  Must never use record, capture, arrays or surfaces. */
 #ifndef W15_MAPS_H
 #define W15_MAPS_H
 

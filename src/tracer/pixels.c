@@ -1,9 +1,12 @@
 /* pixels.c -- pixel-transfer sizes under the current context's pixel
- * store state (pixels.h).  Pixel store values are read through context.c,
+ * store state, and the buffer bindings that make pointers offsets
+ * (pixels.h).  Pixel store values are read through context.c,
  * only for pnames that exist in the context's API/version, so no query can
  * raise a GL error; we never call glGetError. */
 #include "pixels.h"
 #include "context.h"
+
+#include "apitable.h"
 
 enum {
     GL_UNPACK_ROW_LENGTH = 0x0CF2, GL_UNPACK_SKIP_ROWS = 0x0CF3, GL_UNPACK_SKIP_PIXELS = 0x0CF4,
@@ -11,7 +14,6 @@ enum {
     GL_PACK_SKIP_PIXELS = 0x0D04, GL_PACK_ALIGNMENT = 0x0D05,
     GL_PACK_SKIP_IMAGES = 0x806B, GL_PACK_IMAGE_HEIGHT = 0x806C,
     GL_UNPACK_SKIP_IMAGES = 0x806D, GL_UNPACK_IMAGE_HEIGHT = 0x806E,
-    GL_PIXEL_PACK_BUFFER_BINDING = 0x88ED, GL_PIXEL_UNPACK_BUFFER_BINDING = 0x88EF,
 };
 
 /* Is version major.minor at least a.b? */
@@ -20,14 +22,69 @@ static int ver_at_least(int major, int minor, int a, int b)
     return major > a || (major == a && minor >= b);
 }
 
-int w15_pixel_buffer_bound(int pack)
+/* Per offset target (enum w15_offset_target): its GLenum, its binding's
+ * pname, the GL and GLES versions that have it (0: none) and the
+ * extensions that bring it to older ones. */
+static const struct target_info {
+    uint32_t target, binding;
+    uint8_t gl_major, gl_minor, es_major, es_minor;
+    const char *ext[3];
+} targets[W15_OFF_COUNT_] = {
+    [W15_OFF_ARRAY_BUFFER] = {0x8892, 0x8894, 1, 5, 1, 1, {"GL_ARB_vertex_buffer_object"}},
+    [W15_OFF_ELEMENT_ARRAY_BUFFER] = {0x8893, 0x8895, 1, 5, 1, 1, {"GL_ARB_vertex_buffer_object"}},
+    [W15_OFF_PIXEL_PACK_BUFFER] = {0x88EB, 0x88ED, 2, 1, 3, 0,
+                                   {"GL_ARB_pixel_buffer_object", "GL_EXT_pixel_buffer_object",
+                                    "GL_NV_pixel_buffer_object"}},
+    [W15_OFF_PIXEL_UNPACK_BUFFER] = {0x88EC, 0x88EF, 2, 1, 3, 0,
+                                     {"GL_ARB_pixel_buffer_object", "GL_EXT_pixel_buffer_object",
+                                      "GL_NV_pixel_buffer_object"}},
+    [W15_OFF_DRAW_INDIRECT_BUFFER] = {0x8F3F, 0x8F43, 4, 0, 3, 1, {"GL_ARB_draw_indirect"}},
+    [W15_OFF_DISPATCH_INDIRECT_BUFFER] = {0x90EE, 0x90EF, 4, 3, 3, 1, {"GL_ARB_compute_shader"}},
+    [W15_OFF_PARAMETER_BUFFER] = {0x80EE, 0x80EF, 4, 6, 0, 0, {"GL_ARB_indirect_parameters"}},
+    [W15_OFF_QUERY_BUFFER] = {0x9192, 0x9193, 4, 4, 0, 0,
+                              {"GL_ARB_query_buffer_object", "GL_AMD_query_buffer_object"}},
+};
+
+uint32_t w15_offset_target_enum(unsigned target)
 {
+    return target < W15_OFF_COUNT_ ? targets[target].target : 0;
+}
+
+/* Bits 1 << target of the targets the current context has. */
+static uint32_t context_targets(int api, int major, int minor)
+{
+    uint32_t bits = 0;
+    for (unsigned i = 1; i < W15_OFF_COUNT_; i++) {
+        const struct target_info *ti = &targets[i];
+        int has = api == 1 ? ver_at_least(major, minor, ti->gl_major, ti->gl_minor)
+                           : ti->es_major && ver_at_least(major, minor, ti->es_major, ti->es_minor);
+        for (unsigned k = 0; !has && k < 3 && ti->ext[k]; k++)
+            has = w15_context_has_ext(ti->ext[k]);
+        if (has)
+            bits |= 1u << i;
+    }
+    return bits;
+}
+
+uint32_t w15_offset_bound(unsigned target)
+{
+    if (target == 0 || target >= W15_OFF_COUNT_)
+        return 0;
     int major = 0, minor = 0, api = w15_context_api(&major, &minor);
     if (!api)
         return 0;
-    if (api == 1 ? !ver_at_least(major, minor, 2, 1) : !ver_at_least(major, minor, 3, 0))
+    w15_ctx_t *c = w15_context_current();
+    uint32_t bits;
+    if (c && (c->targets & W15_TARGETS_KNOWN)) {
+        bits = c->targets;
+    } else {
+        bits = context_targets(api, major, minor);
+        if (c)
+            c->targets = bits | W15_TARGETS_KNOWN;
+    }
+    if (!(bits & (1u << target)))
         return 0;
-    return w15_context_get_int(pack ? GL_PIXEL_PACK_BUFFER_BINDING : GL_PIXEL_UNPACK_BUFFER_BINDING, 0) != 0;
+    return (uint32_t)w15_context_get_int(targets[target].binding, 0);
 }
 
 /* Components per pixel of a format; 0 unknown. */

@@ -1,9 +1,13 @@
-/* pixels.h -- pixel transfers.  Owns how many bytes a pixel transfer
- * reads or writes in the program's memory (the image's format, type and
- * size under the current context's GL_UNPACK_* / GL_PACK_* store state),
- * and whether a pixel buffer is bound (the pointer is then an offset).
- * May use context.  Must never use record, timing or thread: COMPSIZE
- * helpers (compsize.c) and the recorder ask it. */
+/* pixels.h -- pixel transfers and buffer bindings.  Owns how many bytes a
+ * pixel transfer reads or writes in the program's memory (the image's
+ * format, type and size under the current context's GL_UNPACK_* /
+ * GL_PACK_* store state), and which buffer is bound to the targets that
+ * turn pointer arguments into offsets (enum w15_offset_target of
+ * apitable.h: pixel pack/unpack, array, element array, indirect, parameter
+ * and query buffers), asked of GL only where the current context has the
+ * target, so no query raises a GL error.  May use context.  Must never use
+ * record, timing or thread: COMPSIZE helpers (compsize.c) and the recorder
+ * ask it. */
 #ifndef W15_PIXELS_H
 #define W15_PIXELS_H
 #include <stddef.h>
@@ -12,7 +16,12 @@
  * a width x height x depth image of `format`/`type`; 0 when unknown. */
 size_t w15_image_bytes(int pack, uint32_t format, uint32_t type,
                        int64_t width, int64_t height, int64_t depth);
-/* Nonzero when a PIXEL_UNPACK_BUFFER (pack=0) / PIXEL_PACK_BUFFER (pack=1)
- * is bound in the current context: the pointer is then an offset. */
-int w15_pixel_buffer_bound(int pack);
+/* The name of the buffer bound to offset target `target` (enum
+ * w15_offset_target) in the current context, 0 when none, or when the
+ * context does not have that target (its version and extensions; once per
+ * context) or there is no current context.  One real glGetIntegerv of the
+ * target's binding.  Keeps errno. */
+uint32_t w15_offset_bound(unsigned target);
+/* The GLenum of offset target `target` (GL_ARRAY_BUFFER ...), 0 for none. */
+uint32_t w15_offset_target_enum(unsigned target);
 #endif

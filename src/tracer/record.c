@@ -26,7 +26,11 @@
 #include "state.h"
 #include "thread.h"
 #include "timing.h"
+#include "guard.h"
 #include "funcs.h"
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
 
 #include <errno.h>
 #include <stdatomic.h>
@@ -92,6 +96,16 @@ static inline uint64_t slot_count(const w15_param_sig_t *ps, const w15_slot_t *a
 }
 
 #define LEN_UNKNOWN UINT64_MAX
+#define LEN_FAULT (UINT64_MAX - 1) /* reading the length from program memory faulted */
+
+/* put_param's result when the parameter's memory could not be read (a
+ * guarded read faulted, or an attribute list has no terminator within its
+ * bound): the caller records the parameter as unreadable. */
+#define UNREADABLE (-2)
+
+/* Longest attribute list walked (elements), and longest string. */
+#define MAX_ATTRIBS 4096
+#define MAX_STR ((size_t)UINT32_MAX)
 
 /* Elements (ARRAY) or bytes (DATA, STR) a pointer covers, per its rule.
  * TERMINATED and NUL are computed by the caller from the pointer. */
@@ -112,8 +126,13 @@ static uint64_t param_len(const w15_param_sig_t *s, const w15_param_sig_t *ps, u
     case W15_LEN_DEREF: {
         if (s->len_a >= np)
             return LEN_UNKNOWN;
-        const int32_t *p = args[s->len_a].p;
-        return p ? (*p < 0 ? 0 : (uint64_t)*p) : 0;
+        const void *p = args[s->len_a].p;
+        int32_t v;
+        if (!p)
+            return 0;
+        if (w15_guard_copy(&v, p, sizeof v))
+            return LEN_FAULT;
+        return v < 0 ? 0 : (uint64_t)v;
     }
     case W15_LEN_HELPER:
         if (s->len_b >= w15_ncompsize || !w15_compsize[s->len_b])
@@ -160,14 +179,37 @@ static inline void put_group(w15_buf_t *b, const w15_param_sig_t *s)
         w15_put_u32(b, s->group);
 }
 
-/* Empty value + group + an entry in wip15.ptr. */
-static int put_ptr_only(w15_thread_t *t, const w15_param_sig_t *s, uint32_t idx, const void *p)
+/* The empty value of s and its group. */
+static int put_empty_value(w15_thread_t *t, const w15_param_sig_t *s)
 {
     if (w15_buf_reserve(&t->buf, W15_MAX_EMPTY + 4))
         return -1;
     w15_put_empty(&t->buf, s->base, s->is_array);
     put_group(&t->buf, s);
+    return 0;
+}
+
+/* Empty value + group + an entry in wip15.ptr. */
+static int put_ptr_only(w15_thread_t *t, const w15_param_sig_t *s, uint32_t idx, const void *p)
+{
+    if (put_empty_value(t, s))
+        return -1;
     add_ptr(t, idx, p);
+    return 0;
+}
+
+/* Empty value + group + an entry in wip15.offset: the pointer is an offset
+ * into the buffer bound to `target`. */
+static int put_offset(w15_thread_t *t, const w15_param_sig_t *s, uint32_t idx, uint32_t target, uint64_t off)
+{
+    if (put_empty_value(t, s))
+        return -1;
+    if (t->noff < W15_MAX_PTR_EXTRA) {
+        t->xoff[t->noff].param = idx;
+        t->xoff[t->noff].target = target;
+        t->xoff[t->noff].offset = off;
+        t->noff++;
+    }
     return 0;
 }
 
@@ -204,46 +246,93 @@ static inline void put_scalar(w15_buf_t *b, const w15_param_sig_t *s, w15_slot_t
     }
 }
 
+/* Length of the program's string at str, at most max (guarded); LEN_FAULT
+ * when it cannot be read. */
+static inline uint64_t prog_strnlen(const char *str, size_t max)
+{
+    size_t l = w15_guard_strnlen(str, max);
+    return l == (size_t)-1 ? LEN_FAULT : l;
+}
+#define prog_strlen(str) prog_strnlen((str), MAX_STR)
+
+/* A String of the n bytes of the program's memory at str: 4 + n bytes
+ * must be reserved.  0 or UNREADABLE. */
+static int put_prog_string(w15_buf_t *b, const char *str, uint32_t n)
+{
+    w15_put_u32(b, n);
+    if (n && w15_guard_copy(b->data + b->len, str, n))
+        return UNREADABLE;
+    b->len += n;
+    return 0;
+}
+
+/* One NUL-terminated string of the program (NULL: empty) as a String. */
+static int put_prog_cstring(w15_buf_t *b, const char *e, const int32_t *lenp)
+{
+    uint64_t l = 0;
+    if (e) {
+        int32_t ln = -1;
+        if (lenp && w15_guard_copy(&ln, lenp, sizeof ln))
+            return UNREADABLE;
+        l = ln >= 0 ? (uint64_t)ln : prog_strlen(e);
+        if (l == LEN_FAULT)
+            return UNREADABLE;
+    }
+    if (l > UINT32_MAX || w15_buf_reserve(b, 8 + l))
+        return -1;
+    return put_prog_string(b, e, (uint32_t)l);
+}
+
+/* n elements of the program's memory at vp (read with one guarded copy,
+ * then converted from our copy). */
 static int put_array(w15_thread_t *t, const w15_param_sig_t *s, const void *vp, uint64_t n)
 {
     w15_buf_t *b = &t->buf;
-    const uint8_t *p = vp;
     uint8_t ct = s->ctype, base = s->base;
     size_t es = ctype_size[ct];
     if (base == W15_STRING) {
         if (w15_buf_reserve(b, 8))
             return -1;
         w15_put_u32(b, (uint32_t)n);
-        const char *const *sp = vp;
         for (uint64_t i = 0; i < n; i++) {
-            size_t l = sp[i] ? strlen(sp[i]) : 0;
-            if (l > UINT32_MAX || w15_buf_reserve(b, 4 + l + 4))
-                return -1;
-            w15_put_string(b, sp[i] ? sp[i] : "", (uint32_t)l);
+            const char *e;
+            if (w15_guard_copy(&e, (const char *const *)vp + i, sizeof e))
+                return UNREADABLE;
+            int r = put_prog_cstring(b, e, NULL);
+            if (r)
+                return r;
         }
+        if (w15_buf_reserve(b, 4))
+            return -1;
         put_group(b, s);
         return 0;
     }
     size_t m = base < W15_BASE_COUNT_ ? base_max[base] : 0;
-    if (w15_buf_reserve(b, 8 + n * m))
+    size_t bytes = (size_t)n * es;
+    /* count, the largest encoding, the group, then room for our copy */
+    if (w15_buf_reserve(b, 8 + n * m + bytes))
         return -1;
     w15_put_u32(b, (uint32_t)n);
+    if ((base == W15_FLOAT && ct == W15_C_F32) || (base == W15_DOUBLE && ct == W15_C_F64)) {
+        /* the bytes as they are, straight into the trace */
+        if (bytes && w15_guard_copy(b->data + b->len, vp, bytes))
+            return UNREADABLE;
+        b->len += bytes;
+        put_group(b, s);
+        return 0;
+    }
+    /* our copy goes past the largest encoding, which can never reach it */
+    const uint8_t *p = b->data + b->len + n * m;
+    if (bytes && w15_guard_copy((void *)p, vp, bytes))
+        return UNREADABLE;
     switch (base) {
     case W15_FLOAT:
-        if (ct == W15_C_F32) {
-            w15_put_bytes(b, p, n * 4);
-        } else {
-            for (uint64_t i = 0; i < n; i++)
-                w15_put_f32(b, (float)load_d(p + i * es, ct));
-        }
+        for (uint64_t i = 0; i < n; i++)
+            w15_put_f32(b, (float)load_d(p + i * es, ct));
         break;
     case W15_DOUBLE:
-        if (ct == W15_C_F64) {
-            w15_put_bytes(b, p, n * 8);
-        } else {
-            for (uint64_t i = 0; i < n; i++)
-                w15_put_f64(b, load_d(p + i * es, ct));
-        }
+        for (uint64_t i = 0; i < n; i++)
+            w15_put_f64(b, load_d(p + i * es, ct));
         break;
     case W15_BOOL:
         for (uint64_t i = 0; i < n; i++)
@@ -282,27 +371,88 @@ static int put_array(w15_thread_t *t, const w15_param_sig_t *s, const void *vp, 
     return 0;
 }
 
-/* Count of a TERMINATED attribute list: pairs up to and including the
- * terminator.  Bounded so a missing terminator cannot run away. */
-static uint64_t terminated_len(const void *p, uint8_t ct, uint64_t term)
+/* Elements of a TERMINATED attribute list up to and including the
+ * terminator, walked by key: a key of a PAIRS list is followed by its value
+ * (glXChooseVisual's GLX 1.2 list: only keys that take one), and only a key
+ * can end the list.  Each element is read guarded.  0 with *n set, or
+ * UNREADABLE (a fault, or no terminator within MAX_ATTRIBS elements: not a
+ * list GL could have read either). */
+static int terminated_len(const void *p, const w15_param_sig_t *s, uint64_t *n)
 {
-    size_t es = ctype_size[ct] ? ctype_size[ct] : 4;
+    size_t es = ctype_size[s->ctype] ? ctype_size[s->ctype] : 4;
     const uint8_t *b = p;
-    for (uint64_t i = 0; i < 4096; i += 2) {
-        uint64_t v = load_u(b + i * es, ct);
+    uint64_t term = s->len_b;
+    if (es == 4)
+        term &= 0xffffffffu;
+    for (uint64_t i = 0; i < MAX_ATTRIBS;) {
+        uint8_t e[8];
+        if (w15_guard_copy(e, b + i * es, es))
+            return UNREADABLE;
+        uint64_t key = load_u(e, s->ctype);
         if (es == 4)
-            v &= 0xffffffffu, term &= 0xffffffffu;
-        if (v == term)
-            return i + 1;
+            key &= 0xffffffffu;
+        if (key == term) {
+            *n = i + 1;
+            return 0;
+        }
+        i += w15_attrib_has_value(s->attribs, key) ? 2 : 1;
     }
-    return 4096;
+    return UNREADABLE;
 }
 
-/* Encode one parameter (idx = its index, 0xFFFFFFFF = the result). */
+/* Readbacks (READBACK functions' data outputs): the XXH3-64 of the n bytes
+ * at p, read guarded in pieces through the spare room of t's buffer (the
+ * bytes are not kept).  0 or UNREADABLE (-1: out of memory). */
+#define DIGEST_PIECE ((size_t)64 << 10)
+static int prog_digest(w15_thread_t *t, const void *p, size_t n, uint64_t *hash)
+{
+    w15_buf_t *b = &t->buf;
+    size_t piece = n < DIGEST_PIECE ? n : DIGEST_PIECE;
+    if (w15_buf_reserve(b, piece))
+        return -1;
+    uint8_t *tmp = b->data + b->len;
+    if (n <= piece) {
+        if (n && w15_guard_copy(tmp, p, n))
+            return UNREADABLE;
+        *hash = XXH3_64bits(tmp, n);
+        return 0;
+    }
+    XXH3_state_t st;
+    XXH3_64bits_reset(&st);
+    for (size_t off = 0; off < n; off += piece) {
+        size_t k = n - off < piece ? n - off : piece;
+        if (w15_guard_copy(tmp, (const uint8_t *)p + off, k))
+            return UNREADABLE;
+        XXH3_64bits_update(&st, tmp, k);
+    }
+    *hash = XXH3_64bits_digest(&st);
+    return 0;
+}
+
+static void add_digest(w15_thread_t *t, uint32_t idx, uint64_t size, uint64_t hash)
+{
+    if (t->ndig < W15_MAX_PTR_EXTRA) {
+        t->xdig[t->ndig].param = idx;
+        t->xdig[t->ndig].size = size;
+        t->xdig[t->ndig].hash = hash;
+        t->ndig++;
+    }
+}
+
+/* Encode one parameter (idx = its index, 0xFFFFFFFF = the result): 0, -1
+ * (out of memory) or UNREADABLE (nothing the caller need undo but what it
+ * saved: the buffer's length and blobs, the extras' counts). */
 static int put_param(w15_thread_t *t, const w15_param_sig_t *s, uint32_t idx, w15_slot_t v,
                      const w15_param_sig_t *ps, uint32_t np, const w15_slot_t *args, uint32_t flags)
 {
     w15_buf_t *b = &t->buf;
+    if (W15_UNLIKELY(s->offset != W15_OFF_NONE)) {
+        /* an offset while a buffer is bound to its target (NULL too: offset 0) */
+        if (w15_offset_bound(s->offset))
+            return put_offset(t, s, idx, w15_offset_target_enum(s->offset), v.u);
+        if (s->offset == W15_OFF_ARRAY_BUFFER && v.p && t->ctx)
+            t->ctx->client_pointers = 1; /* arrays.c captures them at draws */
+    }
     switch (s->cap) {
     case W15_CAP_VALUE:
         if (w15_buf_reserve(b, 24))
@@ -325,39 +475,48 @@ static int put_param(w15_thread_t *t, const w15_param_sig_t *s, uint32_t idx, w1
             return put_ptr_only(t, s, idx, str);
         uint64_t n;
         if (s->cap == W15_CAP_STR_IN) {
-            if (s->len_op == W15_LEN_NONE || s->len_op == W15_LEN_NUL) {
-                n = strlen(str);
-            } else if (s->len_op == W15_LEN_PARAM && s->len_a < np && ctype_signed(ps[s->len_a].ctype) &&
-                       args[s->len_a].i < 0) {
-                n = strlen(str);
+            if (s->len_op == W15_LEN_NONE || s->len_op == W15_LEN_NUL ||
+                (s->len_op == W15_LEN_PARAM && s->len_a < np && ctype_signed(ps[s->len_a].ctype) &&
+                 args[s->len_a].i < 0)) {
+                n = prog_strlen(str);
             } else {
                 n = param_len(s, ps, np, args);
                 if (n == LEN_UNKNOWN)
-                    n = strlen(str);
+                    n = prog_strlen(str);
             }
         } else {
             uint64_t capn = param_len(s, ps, np, args);
+            if (capn == LEN_FAULT)
+                return UNREADABLE;
             if (capn == LEN_UNKNOWN)
-                capn = s->len_op == W15_LEN_NUL ? strlen(str) : 0;
+                capn = s->len_op == W15_LEN_NUL ? prog_strlen(str) : 0;
             const int32_t *lp = (s->len2 != W15_NO_PARAM && s->len2 < np) ? args[s->len2].p : NULL;
+            int32_t lv = 0;
+            if (capn == LEN_FAULT || (lp && capn && w15_guard_copy(&lv, lp, sizeof lv)))
+                return UNREADABLE;
             if (lp && capn)
-                n = *lp < 0 ? 0 : (uint64_t)*lp > capn ? capn : (uint64_t)*lp;
+                n = lv < 0 ? 0 : (uint64_t)lv > capn ? capn : (uint64_t)lv;
             else
-                n = capn ? strnlen(str, capn) : 0;
+                n = capn ? prog_strnlen(str, capn > MAX_STR ? MAX_STR : (size_t)capn) : 0;
         }
+        if (n == LEN_FAULT)
+            return UNREADABLE;
         if (n > UINT32_MAX)
             return put_ptr_only(t, s, idx, str);
-        if (w15_buf_reserve(b, 8 + n))
+        if (w15_buf_reserve(b, 8 + n + 4))
             return -1;
         if (s->is_array)
             w15_put_u32(b, 1);
-        w15_put_string(b, str, (uint32_t)n);
+        if (put_prog_string(b, str, (uint32_t)n))
+            return UNREADABLE;
         put_group(b, s);
         return 0;
     }
     case W15_CAP_STR_ARRAY_IN: {
         const char *const *sv = v.p;
         uint64_t n = param_len(s, ps, np, args);
+        if (n == LEN_FAULT)
+            return UNREADABLE;
         if (!sv || n == LEN_UNKNOWN || n > UINT32_MAX)
             return put_ptr_only(t, s, idx, sv);
         const int32_t *lens = (s->len2 != W15_NO_PARAM && s->len2 < np) ? args[s->len2].p : NULL;
@@ -365,12 +524,15 @@ static int put_param(w15_thread_t *t, const w15_param_sig_t *s, uint32_t idx, w1
             return -1;
         w15_put_u32(b, (uint32_t)n);
         for (uint64_t i = 0; i < n; i++) {
-            const char *e = sv[i];
-            size_t l = !e ? 0 : (lens && lens[i] >= 0) ? (size_t)lens[i] : strlen(e);
-            if (l > UINT32_MAX || w15_buf_reserve(b, 8 + l))
-                return -1;
-            w15_put_string(b, e ? e : "", (uint32_t)l);
+            const char *e;
+            if (w15_guard_copy(&e, sv + i, sizeof e))
+                return UNREADABLE;
+            int r = put_prog_cstring(b, e, lens ? lens + i : NULL);
+            if (r)
+                return r;
         }
+        if (w15_buf_reserve(b, 4))
+            return -1;
         put_group(b, s);
         return 0;
     }
@@ -380,22 +542,31 @@ static int put_param(w15_thread_t *t, const w15_param_sig_t *s, uint32_t idx, w1
         if (!p)
             return put_ptr_only(t, s, idx, p);
         uint64_t n;
-        if (s->len_op == W15_LEN_TERMINATED)
-            n = terminated_len(p, s->ctype, s->len_b);
-        else if (s->len_op == W15_LEN_NUL)
-            n = strlen(p);
-        else
+        if (s->len_op == W15_LEN_TERMINATED) {
+            int r = terminated_len(p, s, &n);
+            if (r)
+                return r;
+        } else if (s->len_op == W15_LEN_NUL) {
+            n = prog_strlen(p);
+        } else {
             n = param_len(s, ps, np, args);
+        }
+        if (n == LEN_FAULT)
+            return UNREADABLE;
         if (n == LEN_UNKNOWN || n > UINT32_MAX / 16 || (n == 0 && s->len_op == W15_LEN_HELPER))
             return put_ptr_only(t, s, idx, p);
         if (!s->is_array) {
             /* a single element behind a pointer */
+            uint8_t e8[8] = {0};
+            size_t es = ctype_size[s->ctype] ? ctype_size[s->ctype] : 8;
+            if (w15_guard_copy(e8, p, es))
+                return UNREADABLE;
             if (w15_buf_reserve(b, 24))
                 return -1;
             w15_slot_t e;
-            e.u = load_u(p, s->ctype);
+            e.u = load_u(e8, s->ctype);
             if (s->ctype == W15_C_F32)
-                memcpy(&e.f, p, 4);
+                memcpy(&e.f, e8, 4);
             put_scalar(b, s, e);
             put_group(b, s);
             return 0;
@@ -405,22 +576,40 @@ static int put_param(w15_thread_t *t, const w15_param_sig_t *s, uint32_t idx, w1
     case W15_CAP_DATA_IN:
     case W15_CAP_DATA_OUT: {
         const void *p = v.p;
-        if ((flags & W15_FN_PIXEL_UNPACK) && s->cap == W15_CAP_DATA_IN && w15_pixel_buffer_bound(0))
-            return put_ptr_only(t, s, idx, p);
-        if ((flags & W15_FN_PIXEL_PACK) && s->cap == W15_CAP_DATA_OUT && w15_pixel_buffer_bound(1))
-            return put_ptr_only(t, s, idx, p);
         if (!p)
             return put_ptr_only(t, s, idx, p);
-        uint64_t n = s->len_op == W15_LEN_NUL ? strlen(p) : param_len(s, ps, np, args);
+        uint64_t n;
+        if (s->len_op == W15_LEN_NUL) {
+            n = prog_strlen(p);
+        } else {
+            n = param_len(s, ps, np, args);
+        }
+        if (n == LEN_FAULT)
+            return UNREADABLE;
         if (n == LEN_UNKNOWN || n > UINT32_MAX || (n == 0 && s->len_op == W15_LEN_HELPER))
             return put_ptr_only(t, s, idx, p);
+        int digest = (flags & W15_FN_READBACK) && s->cap == W15_CAP_DATA_OUT;
+        if (digest && !w15_cfg.readback_data) {
+            /* what the program read back: its size and digest, not the bytes */
+            uint64_t h;
+            int r = prog_digest(t, p, (size_t)n, &h);
+            if (r)
+                return r;
+            add_digest(t, idx, n, h);
+            return put_empty_value(t, s);
+        }
         if (s->is_array) {
             if (w15_buf_reserve(b, 4))
                 return -1;
             w15_put_u32(b, 1);
         }
-        if (w15_put_data(b, p, (uint32_t)n))
+        uint8_t *dst = w15_put_data_begin(b, (size_t)n, NULL);
+        if (!dst)
             return -1;
+        if (n && w15_guard_copy(dst, p, (size_t)n))
+            return UNREADABLE;
+        if (digest)
+            add_digest(t, idx, n, XXH3_64bits(dst, (size_t)n));
         if (w15_buf_reserve(b, 4))
             return -1;
         put_group(b, s);
@@ -429,6 +618,41 @@ static int put_param(w15_thread_t *t, const w15_param_sig_t *s, uint32_t idx, w1
     default:
         return put_ptr_only(t, s, idx, v.p);
     }
+}
+
+/* Functions that already had an unreadable parameter reported on stderr. */
+static _Atomic uint8_t w15_unreadable_told[W15F__TOTAL];
+
+/* put_param, recording the parameter as unreadable (its empty value, an
+ * entry in wip15.unreadable, one warning per function) when its memory
+ * could not be read: whatever it had written is dropped first. */
+static int put_one(w15_thread_t *t, const w15_param_sig_t *s, uint32_t idx, w15_slot_t v,
+                   const w15_param_sig_t *ps, uint32_t np, const w15_slot_t *args, uint32_t flags)
+{
+    size_t len = t->buf.len, nblobs = t->buf.nblobs;
+    uint32_t nptr = t->nptr, noff = t->noff, ndig = t->ndig;
+    int r = put_param(t, s, idx, v, ps, np, args, flags);
+    if (W15_LIKELY(r != UNREADABLE))
+        return r;
+    t->buf.len = len;
+    t->buf.nblobs = nblobs;
+    t->nptr = nptr;
+    t->noff = noff;
+    t->ndig = ndig;
+    if (put_empty_value(t, s))
+        return -1;
+    if (t->nunr < W15_MAX_PTR_EXTRA) {
+        t->xunr[t->nunr].param = idx;
+        t->xunr[t->nunr].value = (uint64_t)(uintptr_t)v.p;
+        t->nunr++;
+    }
+    uint32_t id = t->cur_id;
+    if (id < W15F__TOTAL && !atomic_exchange_explicit(&w15_unreadable_told[id], 1, memory_order_relaxed))
+        w15_msg("%s: the memory %s %s points to (%p) could not be read; recorded as unreadable "
+                "(reported once per function)",
+                w15_str(w15_funcs[id].name), idx == W15_PTR_RESULT ? "the result" : "parameter",
+                idx == W15_PTR_RESULT ? "" : w15_str(s->name), v.p);
+    return 0;
 }
 
 static int put_extras(w15_thread_t *t)
@@ -792,7 +1016,7 @@ static __attribute__((noinline)) void pre_general(w15_thread_t *t, w15_callctx_t
             }
             put_scalar(b, s, args[i]);
             put_group(b, s);
-        } else if (put_param(t, s, i, args[i], ps, np, args, flags)) {
+        } else if (put_one(t, s, i, args[i], ps, np, args, flags)) {
             encode_failed(t, c);
             return;
         }
@@ -907,7 +1131,7 @@ void w15_post(w15_callctx_t *c, const w15_slot_t *args, const w15_slot_t *ret)
         const w15_param_sig_t *ps = &w15_params[f->first_param];
         uint32_t np = f->nparams;
         for (unsigned i = (st >> 8) & 0xff; i < np; i++) {
-            if (put_param(t, &ps[i], i, args[i], ps, np, args, f->flags))
+            if (put_one(t, &ps[i], i, args[i], ps, np, args, f->flags))
                 goto fail;
         }
         const w15_param_sig_t *rs = &ps[np];
@@ -916,7 +1140,7 @@ void w15_post(w15_callctx_t *c, const w15_slot_t *args, const w15_slot_t *ret)
             rv.u = 0;
             if (ret)
                 rv = *ret;
-            if (rs->base != W15_VOID && put_param(t, rs, 0xFFFFFFFFu, rv, ps, np, args, f->flags))
+            if (rs->base != W15_VOID && put_one(t, rs, 0xFFFFFFFFu, rv, ps, np, args, f->flags))
                 goto fail;
         }
         if (st & ST_CAPTURE)

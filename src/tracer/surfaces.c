@@ -1,23 +1,927 @@
 /* surfaces.c -- contexts' configurations, drawable sizes, frame digests
- * (surfaces.h). */
+ * (surfaces.h; the trace side is docs/FORMAT.md "Contexts, drawables and
+ * frames").
+ *
+ * Configurations.  After a successful context creation the configuration
+ * it was created with is asked of GLX or EGL: glXGetFBConfigAttrib (a
+ * GLXFBConfig), glXGetConfig (an XVisualInfo), eglGetConfigAttrib.  Mesa
+ * answers these from the configs it fetched at display initialisation: no
+ * X round trip, nothing the program can see (the EGL error is already
+ * EGL_SUCCESS after the successful creation, and stays so).  The version,
+ * profile and flags are the ones the attribute list asked for.  The values
+ * are kept with the context, so that a context created while nothing was
+ * recorded (WIP15_FRAMES) gets its wip15ContextConfig before its first
+ * recorded MakeCurrent or frame.
+ *
+ * Drawable sizes.  A GLX drawable's size is one GetDrawableAttributes
+ * request through XCB on the program's own connection
+ * (XGetXCBConnection): an error comes back with the reply instead of
+ * reaching the program's X error handler, so the query is safe on a
+ * drawable the program destroyed.  Without libxcb-glx (not a Mesa GLX)
+ * glXQueryDrawable is used, only where the drawable is known to be alive
+ * (a MakeCurrent that succeeded, a swap).  An EGL surface's size is
+ * eglQuerySurface, only where the EGL error is EGL_SUCCESS anyway (after a
+ * successful eglMakeCurrent) or is about to be replaced (before a swap):
+ * the program's eglGetError never sees ours.  The size is checked at
+ * every MakeCurrent, then once per frame: for GLX at the first call after
+ * the swap that draws, clears, reads or consumes (where Mesa itself asks
+ * the X server for the size of the new back buffer), else before the swap;
+ * for EGL before the swap.  One table remembers the last size written per
+ * drawable (64 entries, least recently used out: a drawable evicted is
+ * written again at its next check).
+ *
+ * Frame digests (WIP15_FRAME_DIGESTS).  Before a swap of the draw drawable
+ * of the thread's current context (and only when it is also the read
+ * drawable), the buffer the swap shows is read with glReadPixels from the
+ * default framebuffer, rows bottom-up, tightly packed, and hashed with
+ * XXH3-64.  Every state the read depends on is read first and set only when
+ * it differs from what the read needs, then put back: pack alignment (only
+ * when rows would be padded), row length, skips, byte swapping (multi-byte
+ * types only), GL_PACK_INVERT_MESA, GL_PACK_REVERSE_ROW_ORDER_ANGLE, the
+ * pack buffer binding, the read framebuffer binding and the default
+ * framebuffer's read buffer, and on compatibility contexts the colour
+ * scale/bias, GL_MAP_COLOR and (GL_ARB_imaging) the imaging pipeline's
+ * enables and scales/biases.  Each query and call is one that exists in the
+ * context's API, version and extensions (context.h), so none raises a GL
+ * error.  The format is the implementation's preferred read format
+ * (GL_IMPLEMENTATION_COLOR_READ_FORMAT/TYPE, asked once per context) when
+ * it is a plain colour format, else GL_RGBA/GL_UNSIGNED_BYTE. */
+#define _GNU_SOURCE
 #include "surfaces.h"
+#include "config.h"
+#include "context.h"
+#include "log.h"
+#include "pseudo.h"
+#include "resolve.h"
+#include "state.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "funcs.h"
+
+/* ------------------------------------------------------------ state */
+
+enum { K_NONE = 0, K_GLX, K_EGL };
+enum { NCFG = 16 }; /* wip15ContextConfig's parameters */
+
+/* Per context (w15_ctx_t.surfaces).  The fields below "while current" are
+ * touched only by the thread the context is current on. */
+typedef struct surf {
+    int kind;              /* K_GLX / K_EGL */
+    int destroyed;         /* destroyed while current: forgotten once released (surf_lock) */
+    int have_cfg;          /* cfg holds the configuration */
+    int cfg_written;       /* wip15ContextConfig is in the trace */
+    int dbl;               /* double-buffered config: 1, 0, -1 unknown */
+    uint64_t cfg[NCFG];    /* wip15ContextConfig's arguments */
+    /* while current */
+    void *dpy;
+    uint64_t draw, read;   /* the current drawables (0: none) */
+    int w, h;              /* draw's size at its last check (0: unknown) */
+    int pending;           /* draw's size is to be checked (a swap happened) */
+    /* frame digests */
+    int caps_known;
+    uint32_t caps;         /* CAP_* */
+    uint32_t rfmt, rtype, rbpp; /* read format and type, bytes per pixel */
+    uint8_t *pix;
+    size_t pixcap;
+} surf_t;
+
+/* one lock for the drawable table and the forgetting of contexts */
+static pthread_mutex_t surf_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static surf_t *surf_of(w15_ctx_t *c, int create)
+{
+    if (!c)
+        return NULL;
+    surf_t *s = c->surfaces;
+    if (!s && create && (s = calloc(1, sizeof *s)) != NULL) {
+        s->dbl = -1;
+        c->surfaces = s;
+    }
+    return s;
+}
+
+/* Whether context record c is current on some thread (surf_lock held). */
+static int current_anywhere(const w15_ctx_t *c)
+{
+    int r = 0;
+    pthread_mutex_lock(&w15_threads_lock);
+    for (w15_thread_t *t = w15_threads; t && !r; t = t->next)
+        r = !t->dead && t->ctx == c;
+    pthread_mutex_unlock(&w15_threads_lock);
+    return r;
+}
+
+/* Forget context `handle`: our state, then its record (surf_lock held;
+ * every other module freed its own at CONTEXT_DESTROY). */
+static void forget_locked(void *handle)
+{
+    w15_ctx_t *c = w15_ctx_find(handle, 0);
+    if (!c)
+        return;
+    surf_t *s = c->surfaces;
+    if (s) {
+        free(s->pix);
+        free(s);
+        c->surfaces = NULL;
+    }
+    w15_ctx_forget(handle);
+}
+
+/* ------------------------------------------------------------ writing */
+
+/* Write pseudo-call `id` with scalar arguments v[0..n), each encoded as the
+ * table declares it (base, group).  0 or -1. */
+static int put_pseudo(w15_thread_t *t, uint32_t id, const uint64_t *v, uint32_t n)
+{
+    const w15_func_sig_t *f = &w15_funcs[id];
+    const w15_param_sig_t *ps = &w15_params[f->first_param];
+    if (f->nparams != n) {
+        static int warned;
+        if (!warned) {
+            warned = 1;
+            w15_msg("pseudo-call %u: the table declares %u parameters, the tracer writes %u; not recorded",
+                    (unsigned)id, (unsigned)f->nparams, (unsigned)n);
+        }
+        return -1;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        if (ps[i].is_array || ps[i].base == W15_VOID || ps[i].base > W15_BOOL)
+            return -1;
+    if (w15_pseudo_begin(t, id, (size_t)n * 16))
+        return -1;
+    w15_buf_t *b = &t->buf;
+    for (uint32_t i = 0; i < n; i++) {
+        switch (ps[i].base) {
+        case W15_INT: w15_put_svari(b, (int64_t)v[i]); break;
+        case W15_BOOL: w15_put_u8(b, v[i] != 0); break;
+        default: w15_put_uvari(b, v[i]); break;
+        }
+        if (ps[i].group != W15_NO_GROUP)
+            w15_put_u32(b, ps[i].group);
+    }
+    return w15_pseudo_end(t);
+}
+
+static void write_config(w15_thread_t *t, surf_t *s)
+{
+    if (s->have_cfg && !s->cfg_written && put_pseudo(t, W15F_wip15ContextConfig, s->cfg, NCFG) == 0)
+        s->cfg_written = 1;
+}
+
+/* ------------------------------------------------------------ configurations */
+
+enum {
+    /* GLX */
+    GLX_DOUBLEBUFFER_ = 5, GLX_RED_SIZE_ = 8, GLX_GREEN_SIZE_ = 9, GLX_BLUE_SIZE_ = 10,
+    GLX_ALPHA_SIZE_ = 11, GLX_DEPTH_SIZE_ = 12, GLX_STENCIL_SIZE_ = 13, GLX_SAMPLES_ = 100001,
+    GLX_FRAMEBUFFER_SRGB_CAPABLE_ = 0x20B2, GLX_CONTEXT_MAJOR_VERSION_ = 0x2091,
+    GLX_CONTEXT_MINOR_VERSION_ = 0x2092, GLX_CONTEXT_FLAGS_ = 0x2094, GLX_CONTEXT_PROFILE_MASK_ = 0x9126,
+    GLX_CONTEXT_ES_PROFILE_BIT_ = 4, GLX_CONTEXT_RESET_NOTIFICATION_STRATEGY_ = 0x8256,
+    GLX_LOSE_CONTEXT_ON_RESET_ = 0x8252, GLX_CONTEXT_OPENGL_NO_ERROR_ = 0x31B3,
+    GLX_WIDTH_ = 0x801D, GLX_HEIGHT_ = 0x801E,
+    /* EGL */
+    EGL_ALPHA_SIZE_ = 0x3021, EGL_BLUE_SIZE_ = 0x3022, EGL_GREEN_SIZE_ = 0x3023, EGL_RED_SIZE_ = 0x3024,
+    EGL_DEPTH_SIZE_ = 0x3025, EGL_STENCIL_SIZE_ = 0x3026, EGL_SAMPLES_ = 0x3031, EGL_NONE_ = 0x3038,
+    EGL_HEIGHT_ = 0x3056, EGL_WIDTH_ = 0x3057, EGL_CONTEXT_MAJOR_VERSION_ = 0x3098,
+    EGL_CONTEXT_MINOR_VERSION_ = 0x30FB, EGL_CONTEXT_FLAGS_ = 0x30FC, EGL_CONTEXT_OPENGL_PROFILE_MASK_ = 0x30FD,
+    EGL_CONTEXT_OPENGL_DEBUG_ = 0x31B0, EGL_CONTEXT_OPENGL_FORWARD_COMPATIBLE_ = 0x31B1,
+    EGL_CONTEXT_OPENGL_ROBUST_ACCESS_ = 0x31B2, EGL_CONTEXT_OPENGL_NO_ERROR_ = 0x31B3,
+    EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY_ = 0x31BD,
+    EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY_EXT_ = 0x3138, EGL_LOSE_CONTEXT_ON_RESET_ = 0x31BF,
+    EGL_OPENGL_ES_API_ = 0x30A0, EGL_OPENGL_API_ = 0x30A2,
+};
+
+/* wip15ContextConfig's flags beyond the creation APIs' bits 1 debug,
+ * 2 forward-compatible, 4 robust access, 8 reset isolation. */
+#define CFG_NO_ERROR 0x10000u
+#define CFG_LOSE_ON_RESET 0x20000u
+/* argument positions */
+enum {
+    A_CONTEXT, A_SHARE, A_API, A_MAJOR, A_MINOR, A_PROFILE, A_FLAGS, A_RED, A_GREEN, A_BLUE, A_ALPHA,
+    A_DEPTH, A_STENCIL, A_SAMPLES, A_DOUBLE, A_SRGB,
+};
+
+typedef int (*glx_attr_fn)(void *dpy, const void *cfg_or_visual, int attr, int *value);
+typedef unsigned (*egl_attr_fn)(void *dpy, const void *cfg, int attr, int *value);
+typedef unsigned (*egl_query_api_fn)(void);
+
+/* The configuration's bits, from GLX (fn: glXGetFBConfigAttrib or
+ * glXGetConfig) or EGL. */
+static void glx_bits(uint64_t *v, void *dpy, const void *cfg, glx_attr_fn fn)
+{
+    static const int attr[] = { GLX_RED_SIZE_, GLX_GREEN_SIZE_, GLX_BLUE_SIZE_, GLX_ALPHA_SIZE_,
+                                GLX_DEPTH_SIZE_, GLX_STENCIL_SIZE_, GLX_SAMPLES_, GLX_DOUBLEBUFFER_,
+                                GLX_FRAMEBUFFER_SRGB_CAPABLE_ };
+    for (unsigned i = 0; i < sizeof attr / sizeof attr[0]; i++) {
+        int x = 0;
+        if (fn(dpy, cfg, attr[i], &x) != 0) /* GLX_BAD_ATTRIBUTE...: not known there */
+            x = 0;
+        v[A_RED + i] = (uint64_t)(int64_t)x;
+    }
+}
+
+static void egl_bits(uint64_t *v, void *dpy, const void *cfg)
+{
+    static const int attr[] = { EGL_RED_SIZE_, EGL_GREEN_SIZE_, EGL_BLUE_SIZE_, EGL_ALPHA_SIZE_,
+                                EGL_DEPTH_SIZE_, EGL_STENCIL_SIZE_, EGL_SAMPLES_ };
+    egl_attr_fn fn = (egl_attr_fn)W15_REAL(W15F_eglGetConfigAttrib);
+    for (unsigned i = 0; i < sizeof attr / sizeof attr[0]; i++) {
+        int x = 0;
+        if (!fn(dpy, cfg, attr[i], &x))
+            x = 0;
+        v[A_RED + i] = (uint64_t)(int64_t)x;
+    }
+    /* EGL configs have neither: double buffering and the colour space are
+     * chosen per surface (EGL_RENDER_BUFFER, EGL_GL_COLORSPACE), and every
+     * surface but a pixmap or a single-buffered window renders to a back
+     * buffer */
+    v[A_DOUBLE] = 1;
+    v[A_SRGB] = 0;
+}
+
+/* The version, profile and flags an attribute list asks for (pairs up to
+ * the terminator; the creation succeeded, so the list was well formed). */
+static void glx_attribs(uint64_t *v, const int *a)
+{
+    for (; a && a[0] != 0; a += 2) {
+        switch (a[0]) {
+        case GLX_CONTEXT_MAJOR_VERSION_: v[A_MAJOR] = (uint64_t)(int64_t)a[1]; break;
+        case GLX_CONTEXT_MINOR_VERSION_: v[A_MINOR] = (uint64_t)(int64_t)a[1]; break;
+        case GLX_CONTEXT_PROFILE_MASK_: v[A_PROFILE] = (uint32_t)a[1]; break;
+        case GLX_CONTEXT_FLAGS_: v[A_FLAGS] |= (uint32_t)a[1] & 0xFFFFu; break;
+        case GLX_CONTEXT_OPENGL_NO_ERROR_: if (a[1]) v[A_FLAGS] |= CFG_NO_ERROR; break;
+        case GLX_CONTEXT_RESET_NOTIFICATION_STRATEGY_:
+            if (a[1] == GLX_LOSE_CONTEXT_ON_RESET_)
+                v[A_FLAGS] |= CFG_LOSE_ON_RESET;
+            break;
+        default: break;
+        }
+    }
+    if (v[A_PROFILE] & GLX_CONTEXT_ES_PROFILE_BIT_)
+        v[A_API] = EGL_OPENGL_ES_API_;
+}
+
+static void egl_attribs(uint64_t *v, const int *a)
+{
+    for (; a && a[0] != EGL_NONE_; a += 2) {
+        switch (a[0]) {
+        case EGL_CONTEXT_MAJOR_VERSION_: v[A_MAJOR] = (uint64_t)(int64_t)a[1]; break;
+        case EGL_CONTEXT_MINOR_VERSION_: v[A_MINOR] = (uint64_t)(int64_t)a[1]; break;
+        case EGL_CONTEXT_OPENGL_PROFILE_MASK_: v[A_PROFILE] = (uint32_t)a[1]; break;
+        case EGL_CONTEXT_FLAGS_: v[A_FLAGS] |= (uint32_t)a[1] & 0xFFFFu; break;
+        case EGL_CONTEXT_OPENGL_DEBUG_: if (a[1]) v[A_FLAGS] |= 1; break;
+        case EGL_CONTEXT_OPENGL_FORWARD_COMPATIBLE_: if (a[1]) v[A_FLAGS] |= 2; break;
+        case EGL_CONTEXT_OPENGL_ROBUST_ACCESS_: if (a[1]) v[A_FLAGS] |= 4; break;
+        case EGL_CONTEXT_OPENGL_NO_ERROR_: if (a[1]) v[A_FLAGS] |= CFG_NO_ERROR; break;
+        case EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY_:
+        case EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY_EXT_:
+            if (a[1] == EGL_LOSE_CONTEXT_ON_RESET_)
+                v[A_FLAGS] |= CFG_LOSE_ON_RESET;
+            break;
+        default: break;
+        }
+    }
+}
+
+/* After creation call `id` returned context `ctx`: its configuration into
+ * s->cfg, its share group.  Returns the share context. */
+static void *config_of(uint32_t id, const w15_slot_t *args, void *ctx, surf_t *s)
+{
+    uint64_t *v = s->cfg;
+    memset(v, 0, sizeof s->cfg);
+    v[A_CONTEXT] = (uint64_t)(uintptr_t)ctx;
+    v[A_API] = EGL_OPENGL_API_;
+    v[A_MAJOR] = 1; /* every creation API's default version is 1.0 */
+    void *dpy = (void *)args[0].p, *share = NULL;
+    const void *cfg = args[1].p;
+    switch (id) {
+    case W15F_glXCreateContext: /* (dpy, visual, share, direct) */
+        share = (void *)args[2].p;
+        if (cfg)
+            glx_bits(v, dpy, cfg, (glx_attr_fn)W15_REAL(W15F_glXGetConfig));
+        s->kind = K_GLX;
+        break;
+    case W15F_glXCreateNewContext:              /* (dpy, config, render_type, share, direct) */
+    case W15F_glXCreateContextWithConfigSGIX: /* the same */
+        share = (void *)args[3].p;
+        if (cfg)
+            glx_bits(v, dpy, cfg, (glx_attr_fn)W15_REAL(W15F_glXGetFBConfigAttrib));
+        s->kind = K_GLX;
+        break;
+    case W15F_glXCreateContextAttribsARB: /* (dpy, config, share, direct, attribs) */
+        share = (void *)args[2].p;
+        if (cfg)
+            glx_bits(v, dpy, cfg, (glx_attr_fn)W15_REAL(W15F_glXGetFBConfigAttrib));
+        glx_attribs(v, (const int *)args[4].p);
+        s->kind = K_GLX;
+        break;
+    case W15F_eglCreateContext: /* (dpy, config, share, attribs) */
+        share = (void *)args[2].p;
+        v[A_API] = ((egl_query_api_fn)W15_REAL(W15F_eglQueryAPI))();
+        if (cfg) /* not EGL_NO_CONFIG_KHR */
+            egl_bits(v, dpy, cfg);
+        egl_attribs(v, (const int *)args[3].p);
+        s->kind = K_EGL;
+        break;
+    default:
+        return NULL;
+    }
+    v[A_SHARE] = (uint64_t)(uintptr_t)share;
+    s->dbl = cfg ? (int)v[A_DOUBLE] : -1;
+    s->have_cfg = 1;
+    return share;
+}
+
+static void context_created(w15_thread_t *t, uint32_t id, const w15_slot_t *args, void *ctx, int rec)
+{
+    pthread_mutex_lock(&surf_lock);
+    /* a record under this handle is a destroyed context's whose memory the
+     * driver reused: it goes */
+    w15_ctx_t *c = w15_ctx_find(ctx, 0);
+    if (c)
+        forget_locked(ctx);
+    c = w15_ctx_find(ctx, 1);
+    surf_t *s = surf_of(c, 1);
+    pthread_mutex_unlock(&surf_lock);
+    if (!s)
+        return;
+    void *share = config_of(id, args, ctx, s);
+    if (share) {
+        w15_ctx_t *sc = w15_ctx_find(share, 1);
+        if (sc)
+            c->share_group = sc->share_group;
+    }
+    if (rec)
+        write_config(t, s);
+}
+
+static void context_destroyed(void *ctx)
+{
+    pthread_mutex_lock(&surf_lock);
+    w15_ctx_t *c = w15_ctx_find(ctx, 0);
+    if (c) {
+        if (!current_anywhere(c)) {
+            forget_locked(ctx);
+        } else {
+            surf_t *s = surf_of(c, 1);
+            if (s)
+                s->destroyed = 1; /* current somewhere: forgotten when released */
+        }
+    }
+    pthread_mutex_unlock(&surf_lock);
+}
+
+/* ------------------------------------------------------------ drawable sizes */
+
+/* The last size written per drawable. */
+#define NDRAW 64
+static struct dsize {
+    int kind;
+    uint64_t handle;
+    int w, h;
+    uint64_t used;
+} dtab[NDRAW];
+static uint64_t dclock;
+
+/* Note drawable (kind, d) at w x h; returns 1 when that is news (first
+ * sight, or another size than the last one written). */
+static int dsize_changed(int kind, uint64_t d, int w, int h)
+{
+    pthread_mutex_lock(&surf_lock);
+    struct dsize *e = NULL, *old = &dtab[0];
+    for (int i = 0; i < NDRAW; i++) {
+        if (dtab[i].kind == kind && dtab[i].handle == d) {
+            e = &dtab[i];
+            break;
+        }
+        if (dtab[i].used < old->used)
+            old = &dtab[i];
+    }
+    int news = !e || e->w != w || e->h != h;
+    if (!e) {
+        e = old;
+        e->kind = kind;
+        e->handle = d;
+    }
+    e->w = w;
+    e->h = h;
+    e->used = ++dclock;
+    pthread_mutex_unlock(&surf_lock);
+    return news;
+}
+
+/* GLX through XCB: GetDrawableAttributes on the program's connection, the
+ * error (if any) returned with the reply. */
+typedef struct { unsigned int sequence; } xcb_cookie_t_;
+typedef void *(*x_get_xcb_fn)(void *dpy);
+typedef xcb_cookie_t_ (*xcb_gda_fn)(void *conn, uint32_t drawable);
+typedef void *(*xcb_gda_reply_fn)(void *conn, xcb_cookie_t_ cookie, void **error);
+static pthread_once_t xcb_once = PTHREAD_ONCE_INIT;
+static x_get_xcb_fn x_get_xcb;
+static xcb_gda_fn xcb_gda;
+static xcb_gda_reply_fn xcb_gda_reply;
+
+static void xcb_init(void)
+{
+    /* loaded already by Mesa's GLX (never loaded by us) */
+    void *hx = dlopen("libX11-xcb.so.1", RTLD_LAZY | RTLD_NOLOAD);
+    void *hg = dlopen("libxcb-glx.so.0", RTLD_LAZY | RTLD_NOLOAD);
+    if (!hx || !hg)
+        return;
+    x_get_xcb = (x_get_xcb_fn)w15_real_dlsym(hx, "XGetXCBConnection");
+    xcb_gda = (xcb_gda_fn)w15_real_dlsym(hg, "xcb_glx_get_drawable_attributes");
+    xcb_gda_reply = (xcb_gda_reply_fn)w15_real_dlsym(hg, "xcb_glx_get_drawable_attributes_reply");
+    if (!x_get_xcb || !xcb_gda || !xcb_gda_reply)
+        x_get_xcb = NULL;
+}
+
+/* 1 with the size, 0 when unknown.  `safe_only`: only a query that cannot
+ * reach the program (XCB), no glXQueryDrawable. */
+static int glx_size(void *dpy, uint64_t d, int safe_only, int *w, int *h)
+{
+    pthread_once(&xcb_once, xcb_init);
+    if (x_get_xcb) {
+        void *conn = x_get_xcb(dpy);
+        if (!conn)
+            return 0;
+        void *err = NULL;
+        uint8_t *r = xcb_gda_reply(conn, xcb_gda(conn, (uint32_t)d), &err);
+        free(err);
+        if (!r)
+            return 0;
+        uint32_t n;
+        memcpy(&n, r + 8, 4); /* num_attribs; the pairs follow the 32-byte reply */
+        int got = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t kv[2];
+            memcpy(kv, r + 32 + 8 * (size_t)i, 8);
+            if (kv[0] == GLX_WIDTH_)
+                *w = (int)kv[1], got |= 1;
+            else if (kv[0] == GLX_HEIGHT_)
+                *h = (int)kv[1], got |= 2;
+        }
+        free(r);
+        return got == 3;
+    }
+    if (safe_only)
+        return 0;
+    typedef void (*qd_fn)(void *, unsigned long, int, unsigned *);
+    qd_fn qd = (qd_fn)W15_REAL(W15F_glXQueryDrawable);
+    unsigned uw = 0, uh = 0;
+    qd(dpy, (unsigned long)d, GLX_WIDTH_, &uw);
+    qd(dpy, (unsigned long)d, GLX_HEIGHT_, &uh);
+    *w = (int)uw;
+    *h = (int)uh;
+    return uw > 0 && uh > 0;
+}
+
+static int egl_size(void *dpy, uint64_t d, int *w, int *h)
+{
+    typedef unsigned (*qs_fn)(void *, void *, int, int *);
+    qs_fn qs = (qs_fn)W15_REAL(W15F_eglQuerySurface);
+    return qs(dpy, (void *)(uintptr_t)d, EGL_WIDTH_, w) && qs(dpy, (void *)(uintptr_t)d, EGL_HEIGHT_, h);
+}
+
+/* Check drawable d's size (the thread's current context's, kind s->kind)
+ * and write wip15DrawableSize when it is news.  Returns 1 with *w, *h. */
+static int check_drawable(w15_thread_t *t, surf_t *s, uint64_t d, int safe_only, int *w, int *h)
+{
+    int ok = s->kind == K_GLX ? glx_size(s->dpy, d, safe_only, w, h) : egl_size(s->dpy, d, w, h);
+    if (!ok)
+        return 0;
+    if (dsize_changed(s->kind, d, *w, *h)) {
+        uint64_t v[3] = { d, (uint64_t)(int64_t)*w, (uint64_t)(int64_t)*h };
+        if (put_pseudo(t, W15F_wip15DrawableSize, v, 3))
+            dsize_changed(s->kind, d, 0, 0); /* not written: write it next time */
+    }
+    return 1;
+}
+
+/* The per-frame check of the draw drawable. */
+static void check_frame(w15_thread_t *t, surf_t *s, int safe_only)
+{
+    int w = 0, h = 0;
+    if (check_drawable(t, s, s->draw, safe_only, &w, &h)) {
+        s->w = w;
+        s->h = h;
+        s->pending = 0;
+    }
+}
+
+/* ------------------------------------------------------------ frame digests */
+
+enum {
+    GL_BACK_ = 0x0405, GL_FRONT_ = 0x0404, GL_READ_BUFFER_ = 0x0C02,
+    GL_PACK_SWAP_BYTES_ = 0x0D00, GL_PACK_ROW_LENGTH_ = 0x0D02, GL_PACK_SKIP_ROWS_ = 0x0D03,
+    GL_PACK_SKIP_PIXELS_ = 0x0D04, GL_PACK_ALIGNMENT_ = 0x0D05, GL_MAP_COLOR_ = 0x0D10,
+    GL_PACK_INVERT_MESA_ = 0x8758, GL_PACK_REVERSE_ROW_ORDER_ANGLE_ = 0x93A4,
+    GL_PIXEL_PACK_BUFFER_ = 0x88EB, GL_PIXEL_PACK_BUFFER_BINDING_ = 0x88ED,
+    GL_FRAMEBUFFER_ = 0x8D40, GL_FRAMEBUFFER_BINDING_ = 0x8CA6, GL_READ_FRAMEBUFFER_ = 0x8CA8,
+    GL_READ_FRAMEBUFFER_BINDING_ = 0x8CAA, GL_IMPLEMENTATION_COLOR_READ_TYPE_ = 0x8B9A,
+    GL_IMPLEMENTATION_COLOR_READ_FORMAT_ = 0x8B9B,
+    GL_RGB_ = 0x1907, GL_RGBA_ = 0x1908, GL_BGRA_ = 0x80E1, GL_UNSIGNED_BYTE_ = 0x1401,
+    GL_UNSIGNED_SHORT_5_6_5_ = 0x8363, GL_UNSIGNED_SHORT_4_4_4_4_ = 0x8033,
+    GL_UNSIGNED_SHORT_5_5_5_1_ = 0x8034, GL_UNSIGNED_SHORT_1_5_5_5_REV_ = 0x8366,
+    GL_UNSIGNED_INT_8_8_8_8_REV_ = 0x8367, GL_UNSIGNED_INT_2_10_10_10_REV_ = 0x8368,
+};
+
+/* what the context has (asked once per context) */
+#define CAP_ROWS 0x1u        /* PACK_ROW_LENGTH, SKIP_ROWS, SKIP_PIXELS */
+#define CAP_SWAP 0x2u        /* PACK_SWAP_BYTES */
+#define CAP_INVERT 0x4u      /* GL_MESA_pack_invert */
+#define CAP_REVERSE 0x8u     /* GL_ANGLE_pack_reverse_row_order */
+#define CAP_PBO 0x10u        /* a pixel pack buffer binding */
+#define CAP_READBUF 0x20u    /* glReadBuffer */
+#define CAP_XFER 0x40u       /* pixel transfer (compatibility desktop GL) */
+#define CAP_IMAGING 0x80u    /* GL_ARB_imaging, with CAP_XFER */
+#define CAP_FB_READ 0x100u   /* a read framebuffer binding */
+#define CAP_FB_BOTH 0x200u   /* one framebuffer binding (GLES 2, EXT_framebuffer_object alone) */
+#define CAP_FB_EXT 0x400u    /* ... bound with glBindFramebufferEXT */
+#define CAP_FB_OES 0x800u    /* ... bound with glBindFramebufferOES */
+#define CAP_IMPL_FMT 0x1000u /* GL_IMPLEMENTATION_COLOR_READ_FORMAT/TYPE */
+#define CAP_DESKTOP 0x2000u  /* desktop GL (GL_BGRA is a valid read format) */
+
+static uint32_t caps_of(void)
+{
+    int major = 0, minor = 0, api = w15_context_api(&major, &minor);
+    uint32_t c = 0;
+#define AT_LEAST(a, b) (major > (a) || (major == (a) && minor >= (b)))
+    if (api == 1) {
+        c |= CAP_DESKTOP | CAP_ROWS | CAP_SWAP | CAP_READBUF;
+        if (AT_LEAST(2, 1) || w15_context_has_ext("GL_ARB_pixel_buffer_object") ||
+            w15_context_has_ext("GL_EXT_pixel_buffer_object"))
+            c |= AT_LEAST(1, 5) ? CAP_PBO : 0;
+        if (AT_LEAST(3, 0) || w15_context_has_ext("GL_ARB_framebuffer_object"))
+            c |= CAP_FB_READ;
+        else if (w15_context_has_ext("GL_EXT_framebuffer_object"))
+            c |= CAP_FB_EXT | (w15_context_has_ext("GL_EXT_framebuffer_blit") ? CAP_FB_READ : CAP_FB_BOTH);
+        if (w15_context_compat()) {
+            c |= CAP_XFER;
+            if (w15_context_has_ext("GL_ARB_imaging"))
+                c |= CAP_IMAGING;
+        }
+        if (AT_LEAST(4, 1) || w15_context_has_ext("GL_ARB_ES2_compatibility"))
+            c |= CAP_IMPL_FMT;
+    } else if (api == 2) {
+        if (major >= 3)
+            c |= CAP_ROWS | CAP_READBUF | CAP_PBO | CAP_FB_READ;
+        else if (major == 2)
+            c |= CAP_FB_BOTH | (w15_context_has_ext("GL_NV_pixel_buffer_object") ? CAP_PBO : 0);
+        else if (w15_context_has_ext("GL_OES_framebuffer_object"))
+            c |= CAP_FB_BOTH | CAP_FB_OES;
+        if (major >= 2 || w15_context_has_ext("GL_OES_read_format"))
+            c |= CAP_IMPL_FMT;
+    }
+#undef AT_LEAST
+    if (api && w15_context_has_ext("GL_MESA_pack_invert"))
+        c |= CAP_INVERT;
+    if (api && w15_context_has_ext("GL_ANGLE_pack_reverse_row_order"))
+        c |= CAP_REVERSE;
+    return c;
+}
+
+/* A read format the implementation prefers, if it is a plain colour one:
+ * bytes per pixel, else 0. */
+static uint32_t format_bpp(uint32_t fmt, uint32_t type)
+{
+    switch (type) {
+    case GL_UNSIGNED_BYTE_:
+        return fmt == GL_RGBA_ || fmt == GL_BGRA_ ? 4 : fmt == GL_RGB_ ? 3 : 0;
+    case GL_UNSIGNED_INT_8_8_8_8_REV_:
+    case GL_UNSIGNED_INT_2_10_10_10_REV_:
+        return fmt == GL_RGBA_ || fmt == GL_BGRA_ ? 4 : 0;
+    case GL_UNSIGNED_SHORT_5_6_5_:
+        return fmt == GL_RGB_ ? 2 : 0;
+    case GL_UNSIGNED_SHORT_4_4_4_4_:
+    case GL_UNSIGNED_SHORT_5_5_5_1_:
+    case GL_UNSIGNED_SHORT_1_5_5_5_REV_:
+        return fmt == GL_RGBA_ || fmt == GL_BGRA_ ? 2 : 0;
+    default:
+        return 0;
+    }
+}
+
+typedef void (*i_fn)(unsigned, int);
+typedef void (*f_fn)(unsigned, float);
+typedef void (*uu_fn)(unsigned, unsigned);
+typedef void (*u_fn)(unsigned);
+typedef unsigned char (*isen_fn)(unsigned);
+typedef void (*getf_fn)(unsigned, float *);
+typedef void (*read_fn)(int, int, int, int, unsigned, unsigned, void *);
+
+#define REAL(id, type) ((type)W15_REAL(W15F_##id))
+
+/* pixel transfer state a colour read goes through (compatibility GL) */
+static const unsigned xfer_f[] = { 0x0D14, 0x0D15, 0x0D18, 0x0D19, 0x0D1A, 0x0D1B, 0x0D1C, 0x0D1D };
+/* GL_ARB_imaging: post-convolution and post-colour-matrix scales/biases */
+static const unsigned imaging_f[] = { 0x801C, 0x801D, 0x801E, 0x801F, 0x8020, 0x8021, 0x8022, 0x8023,
+                                      0x80B4, 0x80B5, 0x80B6, 0x80B7, 0x80B8, 0x80B9, 0x80BA, 0x80BB };
+/* ... and its enables: colour tables, convolutions, histogram, minmax */
+static const unsigned imaging_en[] = { 0x80D0, 0x80D1, 0x80D2, 0x8010, 0x8011, 0x8012, 0x8024, 0x802E };
+
+/* Is pname one of the scales (default 1; else a bias, default 0)? */
+static int is_scale(unsigned pname)
+{
+    switch (pname) {
+    case 0x0D14: case 0x0D18: case 0x0D1A: case 0x0D1C:
+    case 0x801C: case 0x801D: case 0x801E: case 0x801F:
+    case 0x80B4: case 0x80B5: case 0x80B6: case 0x80B7:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+#define MAX_SAVED 40
+typedef struct saved {
+    int n;
+    struct {
+        uint8_t kind; /* 'i' pixel store, 'f' transfer float, 'm' map color, 'e' enable */
+        unsigned pname;
+        int i;
+        float f;
+    } e[MAX_SAVED];
+} saved_t;
+
+/* Pixel store pname: make it `want`, remembering what it was. */
+static void store_i(saved_t *sv, unsigned pname, int want)
+{
+    int old = w15_context_get_int(pname, want);
+    if (old != want && sv->n < MAX_SAVED) {
+        REAL(glPixelStorei, i_fn)(pname, want);
+        sv->e[sv->n].kind = 'i';
+        sv->e[sv->n].pname = pname;
+        sv->e[sv->n++].i = old;
+    }
+}
+
+static void xfer_float(saved_t *sv, unsigned pname)
+{
+    float want = is_scale(pname) ? 1.0f : 0.0f, old = want;
+    REAL(glGetFloatv, getf_fn)(pname, &old);
+    if (memcmp(&old, &want, sizeof want) != 0 && sv->n < MAX_SAVED) {
+        REAL(glPixelTransferf, f_fn)(pname, want);
+        sv->e[sv->n].kind = 'f';
+        sv->e[sv->n].pname = pname;
+        sv->e[sv->n++].f = old;
+    }
+}
+
+static void restore(saved_t *sv)
+{
+    for (int k = sv->n - 1; k >= 0; k--) {
+        switch (sv->e[k].kind) {
+        case 'i': REAL(glPixelStorei, i_fn)(sv->e[k].pname, sv->e[k].i); break;
+        case 'f': REAL(glPixelTransferf, f_fn)(sv->e[k].pname, sv->e[k].f); break;
+        case 'm': REAL(glPixelTransferi, i_fn)(sv->e[k].pname, sv->e[k].i); break;
+        case 'e': REAL(glEnable, u_fn)(sv->e[k].pname); break;
+        default: break;
+        }
+    }
+    sv->n = 0;
+}
+
+/* Bind framebuffer `name` for reading, the way the context can. */
+static void bind_read_fb(uint32_t caps, unsigned name)
+{
+    unsigned target = (caps & CAP_FB_READ) ? GL_READ_FRAMEBUFFER_ : GL_FRAMEBUFFER_;
+    if (caps & CAP_FB_OES)
+        REAL(glBindFramebufferOES, uu_fn)(target, name);
+    else if (caps & CAP_FB_EXT)
+        REAL(glBindFramebufferEXT, uu_fn)(target, name);
+    else
+        REAL(glBindFramebuffer, uu_fn)(target, name);
+}
+
+static void frame_digest(w15_thread_t *t, surf_t *s)
+{
+    int w = s->w, h = s->h;
+    if (w <= 0 || h <= 0)
+        return;
+    if (!s->caps_known) {
+        s->caps = caps_of();
+        s->caps_known = 1;
+    }
+    uint32_t caps = s->caps;
+    saved_t sv;
+    sv.n = 0;
+
+    /* the default framebuffer, its back buffer (front when single-buffered) */
+    int fb = 0;
+    if (caps & (CAP_FB_READ | CAP_FB_BOTH)) {
+        fb = w15_context_get_int((caps & CAP_FB_READ) ? GL_READ_FRAMEBUFFER_BINDING_ : GL_FRAMEBUFFER_BINDING_, 0);
+        if (fb)
+            bind_read_fb(caps, 0);
+    }
+    int rb = 0;
+    unsigned want_rb = s->dbl == 0 ? GL_FRONT_ : GL_BACK_;
+    if (caps & CAP_READBUF) {
+        rb = w15_context_get_int(GL_READ_BUFFER_, (int)want_rb);
+        if ((unsigned)rb != want_rb)
+            REAL(glReadBuffer, u_fn)(want_rb);
+    }
+    if (!s->rbpp) {
+        uint32_t f = GL_RGBA_, ty = GL_UNSIGNED_BYTE_, bpp = 4;
+        const uint64_t *v = s->cfg;
+        if ((caps & CAP_DESKTOP) && s->have_cfg && v[A_RED] == 8 && v[A_GREEN] == 8 && v[A_BLUE] == 8 &&
+            v[A_ALPHA] == 8) {
+            /* X11's 32-bit visuals are B8G8R8A8 in memory, and Mesa reads
+             * them without a conversion only as GL_BGRA (4x faster on
+             * llvmpipe), though it names GL_RGBA as its preferred format */
+            f = GL_BGRA_;
+        } else if (caps & CAP_IMPL_FMT) {
+            uint32_t f2 = (uint32_t)w15_context_get_int(GL_IMPLEMENTATION_COLOR_READ_FORMAT_, 0);
+            uint32_t t2 = (uint32_t)w15_context_get_int(GL_IMPLEMENTATION_COLOR_READ_TYPE_, 0);
+            uint32_t b2 = format_bpp(f2, t2);
+            if (b2)
+                f = f2, ty = t2, bpp = b2;
+        }
+        s->rfmt = f;
+        s->rtype = ty;
+        s->rbpp = bpp;
+    }
+    size_t row = (size_t)w * s->rbpp, size = row * (size_t)h;
+
+    /* pack state, pack buffer */
+    int pbo = 0;
+    if (caps & CAP_PBO) {
+        pbo = w15_context_get_int(GL_PIXEL_PACK_BUFFER_BINDING_, 0);
+        if (pbo)
+            REAL(glBindBuffer, uu_fn)(GL_PIXEL_PACK_BUFFER_, 0);
+    }
+    int align = w15_context_get_int(GL_PACK_ALIGNMENT_, 4);
+    if (align <= 0 || row % (size_t)align)
+        store_i(&sv, GL_PACK_ALIGNMENT_, 1);
+    if (caps & CAP_ROWS) {
+        store_i(&sv, GL_PACK_ROW_LENGTH_, 0);
+        store_i(&sv, GL_PACK_SKIP_ROWS_, 0);
+        store_i(&sv, GL_PACK_SKIP_PIXELS_, 0);
+    }
+    if ((caps & CAP_SWAP) && s->rtype != GL_UNSIGNED_BYTE_)
+        store_i(&sv, GL_PACK_SWAP_BYTES_, 0);
+    if (caps & CAP_INVERT)
+        store_i(&sv, GL_PACK_INVERT_MESA_, 0);
+    if (caps & CAP_REVERSE)
+        store_i(&sv, GL_PACK_REVERSE_ROW_ORDER_ANGLE_, 0);
+
+    /* pixel transfer */
+    if (caps & CAP_XFER) {
+        int mc = w15_context_get_int(GL_MAP_COLOR_, 0);
+        if (mc) {
+            REAL(glPixelTransferi, i_fn)(GL_MAP_COLOR_, 0);
+            sv.e[sv.n].kind = 'm';
+            sv.e[sv.n].pname = GL_MAP_COLOR_;
+            sv.e[sv.n++].i = mc;
+        }
+        for (unsigned i = 0; i < sizeof xfer_f / sizeof xfer_f[0]; i++)
+            xfer_float(&sv, xfer_f[i]);
+        if (caps & CAP_IMAGING) {
+            for (unsigned i = 0; i < sizeof imaging_f / sizeof imaging_f[0]; i++)
+                xfer_float(&sv, imaging_f[i]);
+            for (unsigned i = 0; i < sizeof imaging_en / sizeof imaging_en[0] && sv.n < MAX_SAVED; i++) {
+                if (REAL(glIsEnabled, isen_fn)(imaging_en[i])) {
+                    REAL(glDisable, u_fn)(imaging_en[i]);
+                    sv.e[sv.n].kind = 'e';
+                    sv.e[sv.n++].pname = imaging_en[i];
+                }
+            }
+        }
+    }
+
+    int ok = 0;
+    if (size > s->pixcap) {
+        uint8_t *p = realloc(s->pix, size);
+        if (p) {
+            s->pix = p;
+            s->pixcap = size;
+        }
+    }
+    if (size <= s->pixcap) {
+        REAL(glReadPixels, read_fn)(0, 0, w, h, s->rfmt, s->rtype, s->pix);
+        ok = 1;
+    }
+
+    restore(&sv);
+    if (pbo)
+        REAL(glBindBuffer, uu_fn)(GL_PIXEL_PACK_BUFFER_, (unsigned)pbo);
+    if ((caps & CAP_READBUF) && (unsigned)rb != want_rb)
+        REAL(glReadBuffer, u_fn)((unsigned)rb);
+    if (fb)
+        bind_read_fb(caps, (unsigned)fb);
+
+    if (!ok)
+        return;
+    uint64_t v[6] = { atomic_load_explicit(&w15_frame, memory_order_relaxed), (uint64_t)(int64_t)w,
+                      (uint64_t)(int64_t)h, s->rfmt, s->rtype, XXH3_64bits(s->pix, size) };
+    put_pseudo(t, W15F_wip15FrameDigest, v, 6);
+}
+
+/* ------------------------------------------------------------ the hooks */
+
+/* the context current before the MakeCurrent under way (pre -> post) */
+static __thread void *mc_old;
+
+static uint64_t drawable_arg(const w15_slot_t *a)
+{
+    return (uint64_t)(uintptr_t)a->p;
+}
 
 void w15_surfaces_pre(w15_thread_t *t, uint32_t id, uint32_t flags, const w15_slot_t *args, int rec)
 {
-    (void)t;
-    (void)id;
-    (void)flags;
-    (void)args;
-    (void)rec;
+    if (flags & W15_FN_FRAME_END) {
+        surf_t *s = surf_of(t->ctx, 0);
+        /* the swap of the draw drawable of the current context */
+        if (!rec || !s || !s->draw || drawable_arg(&args[1]) != s->draw)
+            return;
+        write_config(t, s);
+        if (s->pending)
+            check_frame(t, s, 0);
+        if (w15_cfg.frame_digests && s->read == s->draw && !s->pending)
+            frame_digest(t, s);
+        return;
+    }
+    if (flags & W15_FN_MAKE_CURRENT) {
+        mc_old = t->context;
+        const w15_func_sig_t *f = &w15_funcs[id];
+        void *ctx = f->context_param < f->nparams ? (void *)args[f->context_param].p : NULL;
+        if (rec && ctx) {
+            /* created while nothing was recorded: its configuration now */
+            surf_t *s = surf_of(w15_ctx_find(ctx, 0), 0);
+            if (s)
+                write_config(t, s);
+        }
+        return;
+    }
+    if (flags & (W15_FN_CONTEXT_CREATE | W15_FN_CONTEXT_DESTROY))
+        return;
+    /* a call that draws, clears, reads or consumes: the first of a frame
+     * checks a GLX drawable's size (EGL: at the swap) */
+    surf_t *s = surf_of(t->ctx, 0);
+    if (rec && s && s->pending && s->kind == K_GLX && s->draw) {
+        write_config(t, s);
+        check_frame(t, s, 1);
+    }
 }
 
 void w15_surfaces_post(w15_thread_t *t, uint32_t id, uint32_t flags, const w15_slot_t *args,
                        const w15_slot_t *ret, int rec)
 {
-    (void)t;
-    (void)id;
-    (void)flags;
-    (void)args;
-    (void)ret;
-    (void)rec;
+    if (flags & W15_FN_FRAME_END) {
+        surf_t *s = surf_of(t->ctx, 0);
+        if (s && s->draw && drawable_arg(&args[1]) == s->draw)
+            s->pending = 1; /* the next frame's size is checked */
+        return;
+    }
+    if (flags & W15_FN_CONTEXT_CREATE) {
+        void *ctx = ret ? (void *)ret->p : NULL;
+        if (ctx)
+            context_created(t, id, args, ctx, rec);
+        return;
+    }
+    if (flags & W15_FN_CONTEXT_DESTROY) {
+        /* glXDestroyContext (void) / eglDestroyContext (EGLBoolean), both
+         * (dpy, ctx) */
+        if ((!ret || ret->u) && args[1].p)
+            context_destroyed((void *)args[1].p);
+        return;
+    }
+    if (!(flags & W15_FN_MAKE_CURRENT) || !ret || !ret->u)
+        return;
+    void *old = mc_old;
+    mc_old = NULL;
+    w15_ctx_t *c = t->ctx; /* the new current context (record.c set it) */
+    surf_t *s = surf_of(c, 1);
+    if (s) {
+        s->kind = id == W15F_eglMakeCurrent ? K_EGL : K_GLX;
+        s->dpy = (void *)args[0].p;
+        s->draw = drawable_arg(&args[1]);
+        s->read = id == W15F_glXMakeCurrent ? s->draw : drawable_arg(&args[2]);
+        s->w = s->h = 0;
+        s->pending = 1;
+        if (rec && s->draw) {
+            check_frame(t, s, 0);
+            int w, h;
+            if (s->read && s->read != s->draw)
+                check_drawable(t, s, s->read, 0, &w, &h);
+        }
+        if (!s->draw)
+            s->pending = 0;
+    }
+    if (old && old != t->context) {
+        /* a context destroyed while current is forgotten once released */
+        pthread_mutex_lock(&surf_lock);
+        w15_ctx_t *oc = w15_ctx_find(old, 0);
+        surf_t *os = surf_of(oc, 0);
+        if (os && os->destroyed && !current_anywhere(oc))
+            forget_locked(old);
+        pthread_mutex_unlock(&surf_lock);
+    }
 }

@@ -26,6 +26,8 @@
 #define W15_FAST_CAP_MIN (W15_CHUNK_LIMIT + 4096)
 /* wip15.ptr entries one call can record (record.c). */
 #define W15_MAX_PTR_EXTRA 16
+/* Bytes of w15_thread_t.guard (guard.c). */
+#define W15_GUARD_STATE 256
 
 typedef struct w15_thread {
     /* hot: touched by every call */
@@ -63,6 +65,9 @@ typedef struct w15_thread {
     w15_ptr_entry_t xunr[W15_MAX_PTR_EXTRA];
     w15_digest_entry_t xdig[W15_MAX_PTR_EXTRA];
     uint64_t gseq;
+    /* guard.c: its per-thread state (a sigjmp_buf and the armed range),
+     * opaque here; guard.c checks that it fits */
+    _Alignas(16) unsigned char guard[W15_GUARD_STATE];
     struct w15_thread *next, *prev; /* registry (w15_threads_lock) */
     int dead;
 } w15_thread_t;

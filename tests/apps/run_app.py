@@ -757,13 +757,19 @@ def parse_value(text):
     def value():
         nonlocal i
         ws()
+        m = re.compile(r"GL_\w+\+0x([0-9a-fA-F]+)").match(s, i)
+        if m:  # an offset into a bound buffer (wip15.offset): apitrace prints the number
+            i = m.end()
+            return int(m.group(1), 16)
         if s.startswith("<", i):
             j = s.index(">", i)
             inner = s[i + 1:j]
             i = j + 1
-            m = re.match(r"data (\d+) bytes", inner)
-            if m:
+            m = re.match(r"(?:data|read back) (\d+) bytes", inner)
+            if m:  # recorded bytes, or bytes read back (kept as a digest)
                 return ("blob", int(m.group(1)))
+            if inner.startswith("unreadable 0x"):
+                return Val.PTR
             return {"funcptr": Val.FUNCPTR, "unrecorded": Val.ANY}.get(inner, ("id", inner))
         if s.startswith('"', i):
             return string()

@@ -368,7 +368,7 @@ pixels)
     grep '^pixels ' check.txt | awk '{print $3}' | tr '\n' ' ' > sizes.txt
     want="33 27 22 116 16 12 16 64 28 0 "
     [ "$(cat sizes.txt)" = "$want" ] || fail "pixel sizes: got '$(cat sizes.txt)', want '$want'"
-    expect "ptrx glTexImage2D 8 16"     # PBO offset 16 of param 8 (pixels)
+    expect "offset glTexImage2D 8 0x88ec 16"  # offset 16 into the GL_PIXEL_UNPACK_BUFFER (param 8: pixels)
     ;;
 *)
     fail "unknown test"

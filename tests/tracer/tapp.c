@@ -178,7 +178,7 @@ static void pixel_calls(void)
     glPixelStorei(GL_PACK_ALIGNMENT, 8);
     glReadPixels(0, 0, 3, 2, GL_RGBA, GL_UNSIGNED_BYTE, dst);                                  /* 16+12 = 28 */
     glPixelStorei(GL_PACK_ALIGNMENT, 4);
-    /* a pixel-unpack buffer: the pointer is an offset, recorded in wip15.ptr */
+    /* a pixel-unpack buffer: the pointer is an offset, recorded in wip15.offset */
     glGenBuffers(1, &pbo);
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, pbo);
     glBufferData(GL_PIXEL_UNPACK_BUFFER, 1024, NULL, GL_STREAM_DRAW);

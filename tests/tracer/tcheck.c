@@ -9,12 +9,13 @@
  *   shader-source <text>       (glShaderSource string, newlines as |)
  *   bufferdata <size> ok|bad   (the glBufferData blob round-trips the pattern)
  *   clearcolor R G B A
- *   readpixels <bytes>
+ *   readpixels <bytes>          (recorded, or read back and digested)
  *   getshaderiv <count>
  *   extra NAME on FUNC
  *   tracebegin <program> args=N
  *   pixels FUNC BYTES          (the Data argument of glTex*Image*, glReadPixels)
  *   ptrx FUNC PARAM VALUE      (each wip15.ptr entry)
+ *   offset FUNC PARAM TARGET OFFSET (each wip15.offset entry; TARGET in hex)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,20 @@ static thr_t *get_thr(uint64_t tid)
     thr[nthr].seen = 0;
     memset(thr[nthr].va_next, 0, sizeof thr[nthr].va_next);
     return &thr[nthr++];
+}
+
+/* The size of a Data parameter's bytes: those recorded, or for read-back
+ * data recorded as a digest only (wip15.digest), the size read back. */
+static uint64_t data_size(w15_reader_t *r, const w15_call_t *c, uint32_t k)
+{
+    const w15_digest_entry_t *d;
+    uint32_t n;
+    w15_error_t err;
+    if (c->args[k].v.data[0].size == 0 && w15_reader_digests(r, c, &d, &n, &err) == 0)
+        for (uint32_t i = 0; i < n; i++)
+            if (d[i].param == k)
+                return d[i].size;
+    return c->args[k].v.data[0].size;
 }
 
 int main(int argc, char **argv)
@@ -87,6 +102,12 @@ int main(int argc, char **argv)
                 }
             }
         }
+        const w15_offset_entry_t *oe;
+        uint32_t noe;
+        if (w15_reader_offsets(r, c, &oe, &noe, &err) == 0)
+            for (uint32_t i = 0; i < noe; i++)
+                printf("offset %s %u 0x%x %llu\n", name, oe[i].param, oe[i].target,
+                       (unsigned long long)oe[i].offset);
         if (!strcmp(name, "wip15ThreadSwitch")) {
             cur = get_thr(c->args[0].v.u[0]);
             uint64_t first = c->args[2].v.u[0];
@@ -100,6 +121,8 @@ int main(int argc, char **argv)
                    c->args[1].count);
             continue;
         }
+        if (!strncmp(name, "wip15", 5))
+            continue; /* pseudo-calls take no sequence number */
         if (!cur) {
             printf("seq-error call %s before any ThreadSwitch\n", name);
             continue;
@@ -113,7 +136,7 @@ int main(int argc, char **argv)
             uint64_t idx = c->args[0].v.u[0];
             long i = (long)c->args[2].v.f[0];
             if (idx < 16) {
-                if (i != cur->va_next[idx])
+                if (i != (cur->va_next[idx] & 0xffffff)) /* the busy thread counts modulo 2^24 */
                     printf("va-order-error tid %llu idx %llu got %ld want %ld\n",
                            (unsigned long long)cur->tid, (unsigned long long)idx, i, cur->va_next[idx]);
                 cur->va_next[idx] = i + 1;
@@ -138,11 +161,11 @@ int main(int argc, char **argv)
             printf("clearcolor %g %g %g %g\n", c->args[0].v.f[0], c->args[1].v.f[0], c->args[2].v.f[0],
                    c->args[3].v.f[0]);
         if (!strcmp(name, "glReadPixels") && c->args[6].type.base == W15_DATA)
-            printf("readpixels %u\n", c->args[6].v.data[0].size);
+            printf("readpixels %llu\n", (unsigned long long)data_size(r, c, 6));
         if (!strncmp(name, "glTex", 5) || !strcmp(name, "glReadPixels")) {
             for (uint32_t k = c->func->nargs; k-- > 0;) {
                 if (c->args[k].type.base == W15_DATA && !c->args[k].type.is_array) {
-                    printf("pixels %s %u\n", name, c->args[k].v.data[0].size);
+                    printf("pixels %s %llu\n", name, (unsigned long long)data_size(r, c, k));
                     break;
                 }
             }
