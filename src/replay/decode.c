@@ -43,7 +43,7 @@ static const uint8_t csize[] = {
 
 int rp_signature_ok(const w15_func_t *f, uint32_t fn)
 {
-    if (fn >= w15_nfuncs)
+    if (fn >= w15_nfuncs + w15_npseudo)
         return 0;
     const w15_func_sig_t *s = &w15_funcs[fn];
     const w15_param_sig_t *ps = &w15_params[s->first_param];
@@ -252,6 +252,25 @@ static int offset_ok(rp_exec_t *x, rp_call_t *c, uint32_t i, uint64_t value)
     return 0;
 }
 
+/* Bytes of parameter i's recorded readback digest (--check), 0 when none. */
+static uint64_t dig_size(const rp_call_t *c, uint32_t i)
+{
+    for (uint32_t k = 0; k < c->ndig; k++)
+        if (c->dig[k].param == i)
+            return c->dig[k].size;
+    return 0;
+}
+
+static int offset_find(const w15_offset_entry_t *e, uint32_t n, uint32_t param, uint64_t *value)
+{
+    for (uint32_t k = 0; k < n; k++)
+        if (e[k].param == param) {
+            *value = e[k].offset;
+            return 1;
+        }
+    return 0;
+}
+
 static const char *pname(uint32_t fn, uint32_t i)
 {
     return w15_str(w15_params[w15_funcs[fn].first_param + i].name);
@@ -336,11 +355,14 @@ int rp_decode(rp_exec_t *x, rp_call_t *c)
         return 0;
     }
     const w15_param_sig_t *ps = &w15_params[fs->first_param];
-    const w15_ptr_entry_t *pe = NULL;
-    uint32_t npe = 0;
+    const w15_ptr_entry_t *pe = NULL, *ue = NULL;
+    const w15_offset_entry_t *oe = NULL;
+    uint32_t npe = 0, nue = 0, noe = 0;
     if (wc->nextras) {
         w15_error_t err;
-        if (w15_reader_ptrs(st->rd, wc, &pe, &npe, &err)) {
+        if (w15_reader_ptrs(st->rd, wc, &pe, &npe, &err) || w15_reader_offsets(st->rd, wc, &oe, &noe, &err) ||
+            w15_reader_unreadable(st->rd, wc, &ue, &nue, &err) ||
+            (st->o->check && w15_reader_digests(st->rd, wc, &c->dig, &c->ndig, &err))) {
             rp_fatal(st, "%s", err.msg);
             return -1;
         }
@@ -354,10 +376,34 @@ int rp_decode(rp_exec_t *x, rp_call_t *c)
         rp_val_t *a = &c->a[i];
         a->u = 0;
         uint64_t p;
+        if (noe && offset_find(oe, noe, i, &p)) {
+            a->u = p; /* an offset into the buffer bound at its target (wip15.offset) */
+            continue;
+        }
+        if (nue && w15_ptr_find(ue, nue, i, &p)) {
+            /* memory that could not be read when recorded (warned in
+             * replay.c): zeros for an input, scratch for an output */
+            if (s->cap == W15_CAP_ARRAY_OUT || s->cap == W15_CAP_STR_OUT || s->cap == W15_CAP_DATA_OUT) {
+                a->vp = rp_arena_alloc(&x->arena, UNKNOWN_OUT);
+                if (!a->vp)
+                    return nomem(x);
+                memset(a->vp, 0, UNKNOWN_OUT);
+            } else {
+                a->vp = rp_zeros(st);
+                if (!a->vp)
+                    return rp_cannot(x, c->fn, "parameter %s: no memory for zeros", pname(c->fn, i));
+            }
+            continue;
+        }
         if (npe && w15_ptr_find(pe, npe, i, &p)) {
             {
                 if (p == 0)
                     continue; /* NULL */
+                void *m = rp_mem_translate(x, p);
+                if (m) {
+                    a->vp = m; /* client memory the trace holds (wip15ClientMemory) */
+                    continue;
+                }
                 int unpack = (fs->flags & W15_FN_PIXEL_UNPACK) && s->cap == W15_CAP_DATA_IN;
                 int pack = (fs->flags & W15_FN_PIXEL_PACK) && s->cap == W15_CAP_DATA_OUT;
                 if ((unpack || pack) &&
@@ -402,18 +448,28 @@ int rp_decode(rp_exec_t *x, rp_call_t *c)
             if (s->cap == W15_CAP_PTR && a->u) {
                 if (rp_funcs[c->fn].kind == RP_KIND_CUSTOM)
                     break; /* the handler reads the recorded value itself */
+                void *m = rp_mem_translate(x, a->u);
+                if (m) {
+                    a->vp = m; /* client memory the trace holds (wip15ClientMemory) */
+                    break;
+                }
                 if (offset_ok(x, c, i, a->u))
                     break;
                 if (role_of(c->fn, i, RP_ROLE_OFFSET)) {
-                    /* client memory the trace does not hold (issue 8):
-                     * point the driver at zeros, never at garbage */
+                    /* client memory that this call does not read (a
+                     * client array's pointer: the draws that read it
+                     * come with wip15ClientArray, which re-points it at
+                     * the replay's copy): point the driver at zeros, never
+                     * at garbage */
                     void *z = rp_zeros(x->st);
                     if (!z)
                         return rp_cannot(x, c->fn, "parameter %s points at client memory the trace "
                                                    "does not hold", pname(c->fn, i));
-                    rp_warn(x, c->fn, "parameter %s points at client memory the trace does not hold "
-                                      "(client arrays: issue 8); replayed with zeros instead",
-                            pname(c->fn, i));
+                    if (!(fs->flags & W15_FN_VERTEX_DRAW))
+                        rp_mem_client_pointer(x, c->fn, i);
+                    else
+                        rp_warn(x, c->fn, "parameter %s points at client memory the trace does not hold; "
+                                          "replayed with zeros instead", pname(c->fn, i));
                     a->vp = z;
                     break;
                 }
@@ -445,6 +501,8 @@ int rp_decode(rp_exec_t *x, rp_call_t *c)
             uint64_t rec = v->count ? v->v.s[0].len + 1u : 1u;
             if (n == UINT64_MAX || n < rec)
                 n = rec;
+            if (dig_size(c, i) > n)
+                n = dig_size(c, i);
             if (n < MIN_OUT)
                 n = MIN_OUT;
             if (n > MAX_ELEMS)
@@ -453,6 +511,8 @@ int rp_decode(rp_exec_t *x, rp_call_t *c)
             a->vp = rp_arena_alloc(&x->arena, n);
             if (!a->vp)
                 return nomem(x);
+            if (c->ndig)
+                memset(a->vp, 0, n);
             break;
         }
         case W15_CAP_STR_ARRAY_IN: {
@@ -488,7 +548,7 @@ int rp_decode(rp_exec_t *x, rp_call_t *c)
                                      (unsigned long long)want);
                 alloc = want; /* pad with zeros: the trace holds fewer */
             }
-            int direct = alloc == n && !gt &&
+            int direct = alloc == n && !gt && !(ct == W15_C_PTR && x->ncmem) &&
                          ((ct == W15_C_F32 && v->type.base == W15_FLOAT) ||
                           (ct == W15_C_F64 && v->type.base == W15_DOUBLE) ||
                           ((ct == W15_C_I64 || ct == W15_C_U64 || ct == W15_C_LONG || ct == W15_C_PTR) &&
@@ -520,10 +580,16 @@ int rp_decode(rp_exec_t *x, rp_call_t *c)
                     else store_elem(p + j * es, ct, (uint64_t)(int64_t)d);
                 }
             } else {
+                int ptrs = ct == W15_C_PTR && x->ncmem; /* pointers into client memory? */
                 for (uint32_t j = 0; j < n; j++) {
                     uint64_t e = rec_elem(v, j);
                     if (ns)
                         e = rp_names_get(ns, e);
+                    if (ptrs && e) {
+                        void *m = rp_mem_translate(x, e);
+                        if (m)
+                            e = (uint64_t)(uintptr_t)m;
+                    }
                     if (ct == W15_C_F32) { float f = v->type.base == W15_INT ? (float)(int64_t)e : (float)e; memcpy(p + j * es, &f, 4); }
                     else if (ct == W15_C_F64) { double d = v->type.base == W15_INT ? (double)(int64_t)e : (double)e; memcpy(p + j * es, &d, 8); }
                     else store_elem(p + j * es, ct, e);
@@ -538,6 +604,9 @@ int rp_decode(rp_exec_t *x, rp_call_t *c)
                 n = v->count;
             if (s->len_op == W15_LEN_DEREF && n < 4096)
                 n = 4096;
+            uint64_t dig = dig_size(c, i);
+            if (dig / csize[s->ctype] + 1 > n && dig)
+                n = dig / csize[s->ctype] + 1;
             size_t bytes = (size_t)n * csize[s->ctype];
             if (n > MAX_ELEMS)
                 return rp_cannot(x, c->fn, "parameter %s: output of %llu elements", pname(c->fn, i),
@@ -591,10 +660,13 @@ int rp_decode(rp_exec_t *x, rp_call_t *c)
         case W15_CAP_DATA_OUT: {
             uint64_t n = v->count ? v->v.data[0].size : 0;
             uint64_t want = data_len(x, s, ps, np, c->a, i);
-            if (want == UINT64_MAX && s->len_op == W15_LEN_HELPER)
+            uint64_t dig = dig_size(c, i);
+            if (want == UINT64_MAX && s->len_op == W15_LEN_HELPER && dig == 0)
                 return rp_cannot(x, c->fn, "parameter %s: cannot size the output", pname(c->fn, i));
             if (want != UINT64_MAX && want > n)
                 n = want;
+            if (dig > n)
+                n = dig;
             if (n > (1ull << 31))
                 return rp_cannot(x, c->fn, "parameter %s: output of %llu bytes", pname(c->fn, i),
                                  (unsigned long long)n);
@@ -603,6 +675,8 @@ int rp_decode(rp_exec_t *x, rp_call_t *c)
             a->vp = rp_arena_alloc(&x->arena, n);
             if (!a->vp)
                 return nomem(x);
+            if (c->ndig)
+                memset(a->vp, 0, n); /* compared with the recorded digest: nothing left over */
             break;
         }
         default:

@@ -7,7 +7,8 @@
  * decoded PNG pixels, as Mesa's trace CI computes it), PNG snapshots
  * (libpng), and the GL state the readback touches, saved and restored
  * (pack alignment, row length, skips, pack buffer, read framebuffer and
- * read buffer).
+ * read buffer), also for check.c's frame digests (rp_frames_read: any
+ * format/type, rows bottom-up).
  * May use: rp.h, GL through rp_wsi_proc, libpng, libxxhash, libmd.
  * Must never: leave the replayed context's state changed.
  */
@@ -69,22 +70,46 @@ static int load_gl(rp_state_t *st)
     return g_ok;
 }
 
-/* Read the back buffer of the current drawable (w x h) into st->pixels,
- * rows top to bottom. */
-static int readback(rp_exec_t *x, int w, int h)
+/* Bytes per pixel of format/type, 0 when this file does not know them. */
+static size_t pixel_size(uint32_t format, uint32_t type)
+{
+    size_t comps;
+    switch (format) {
+    case 0x1903: case 0x1904: case 0x1905: case 0x1906: case 0x1909: case 0x1902: case 0x1901:
+    case 0x8D94: case 0x8D95: case 0x8D96: case 0x1910: comps = 1; break; /* one component */
+    case 0x8227: case 0x190A: case 0x8228: comps = 2; break;             /* RG, LUMINANCE_ALPHA */
+    case 0x1907: case 0x80E0: case 0x8D98: case 0x8D9A: comps = 3; break; /* RGB, BGR */
+    case 0x1908: case 0x80E1: case 0x8D99: case 0x8D9B: comps = 4; break; /* RGBA, BGRA */
+    default: return 0;
+    }
+    switch (type) {
+    case 0x1400: case 0x1401: return comps;                 /* BYTE, UNSIGNED_BYTE */
+    case 0x1402: case 0x1403: case 0x140B: case 0x8D61: return 2 * comps; /* SHORT, HALF_FLOAT */
+    case 0x1404: case 0x1405: case 0x1406: return 4 * comps;
+    case 0x8033: case 0x8034: case 0x8363: case 0x8364: case 0x8365: case 0x8366: return 2;
+    case 0x8035: case 0x8367: case 0x8036: case 0x8368: case 0x8C3B: case 0x8C3E: return 4;
+    default: return 0;
+    }
+}
+
+size_t rp_frames_read(rp_exec_t *x, int w, int h, uint32_t format, uint32_t type, uint8_t **out, size_t *cap)
 {
     rp_state_t *st = x->st;
     rp_ctx_t *c = x->ctx;
-    size_t row = (size_t)w * 4, n = row * (size_t)h;
-    if (n + row > st->npixels) {
-        uint8_t *p = realloc(st->pixels, n + row);
+    size_t bpp = pixel_size(format, type);
+    if (!c || w <= 0 || h <= 0 || !bpp || load_gl(st) != 1)
+        return 0;
+    size_t n = (size_t)w * bpp * (size_t)h;
+    if (n + (size_t)w * bpp > *cap) {
+        uint8_t *p = realloc(*out, n + (size_t)w * bpp);
         if (!p) {
             rp_fatal(st, "out of memory (frame of %dx%d)", w, h);
-            return -1;
+            return 0;
         }
-        st->pixels = p, st->npixels = n + row;
+        *out = p, *cap = n + (size_t)w * bpp;
     }
-    int es2 = c->es && c->major < 3;
+    rp_ctx_version(x, c);
+    int es2 = c->gl_es ? c->gl_major < 3 : c->es && c->major < 3;
     int align = 4, rowlen = 0, skipr = 0, skipp = 0, pbo = 0, rfb = 0, rbuf = GL_BACK;
     g.GetIntegerv(GL_PACK_ALIGNMENT, &align);
     if (!es2) {
@@ -108,7 +133,7 @@ static int readback(rp_exec_t *x, int w, int h)
     } else if (rfb) {
         g.BindFramebuffer(GL_FRAMEBUFFER, 0);
     }
-    g.ReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, st->pixels);
+    g.ReadPixels(0, 0, w, h, format, type, *out);
     g.PixelStorei(GL_PACK_ALIGNMENT, align);
     if (!es2) {
         if (rowlen) g.PixelStorei(GL_PACK_ROW_LENGTH, rowlen);
@@ -120,6 +145,17 @@ static int readback(rp_exec_t *x, int w, int h)
     } else if (rfb) {
         g.BindFramebuffer(GL_FRAMEBUFFER, (unsigned)rfb);
     }
+    return n;
+}
+
+/* Read the back buffer of the current drawable (w x h) into st->pixels,
+ * RGBA, rows top to bottom. */
+static int readback(rp_exec_t *x, int w, int h)
+{
+    rp_state_t *st = x->st;
+    size_t row = (size_t)w * 4, n = rp_frames_read(x, w, h, GL_RGBA, GL_UNSIGNED_BYTE, &st->pixels, &st->npixels);
+    if (!n)
+        return -1;
     /* bottom-up -> top-down, through the spare row at the end */
     uint8_t *tmp = st->pixels + n;
     for (int y = 0; y < h / 2; y++) {

@@ -10,9 +10,10 @@
  * Must never: decode arguments (decode.c) or touch the window system
  * (wsi.c).
  *
- * Phase B hooks: --check compares the extras `wip15.digest`, frame digests
- * and glGetError results in rp_exec_call (after the real call, where the
- * decoded outputs are still in the arena); --timing wraps the same call.
+ * rp_exec_call runs one call on its thread: the pseudo-calls through
+ * their modules (mem.c, check.c, wsi.c), the real ones decoded, timed
+ * (--timing, rtiming.c), called and checked (--check, check.c, after the
+ * real call while the decoded outputs are still in the arena).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -22,6 +23,7 @@
 #include <sys/mman.h>
 #include <time.h>
 
+#include "funcs.h"
 #include "rp.h"
 
 static double now_s(void)
@@ -156,13 +158,13 @@ int rp_cannot(rp_exec_t *x, uint32_t fn, const char *fmt, ...)
             if (st->progress_shown)
                 fputc('\n', stderr), st->progress_shown = 0;
             fprintf(stderr, RP_PREFIX "error (--strict): %s (call %llu, frame %llu): %s\n",
-                    fn < w15_nfuncs ? w15_str(w15_funcs[fn].name) : "?",
+                    fn < w15_nfuncs + w15_npseudo ? w15_str(w15_funcs[fn].name) : "?",
                     x->st->cur_call ? (unsigned long long)x->st->cur_call->index : 0ull,
                     (unsigned long long)st->frame, buf);
         }
         st->failed = 1;
         st->stop = 1;
-    } else if (fn < w15_nfuncs && !st->warned[fn]) {
+    } else if (fn < w15_nfuncs + w15_npseudo && !st->warned[fn]) {
         st->warned[fn] = 1;
         if (!st->o->quiet) {
             char buf[600];
@@ -188,7 +190,7 @@ void rp_warn(rp_exec_t *x, uint32_t fn, const char *fmt, ...)
 {
     rp_state_t *st = x->st;
     pthread_mutex_lock(&st->lock);
-    if (fn < w15_nfuncs && !st->warned[fn]) {
+    if (fn < w15_nfuncs + w15_npseudo && !st->warned[fn]) {
         st->warned[fn] = 1;
         if (!st->o->quiet) {
             char buf[600];
@@ -241,53 +243,99 @@ int rp_call_real(rp_exec_t *x, rp_call_t *c)
     return 0;
 }
 
-static int exec_one(rp_exec_t *x, const w15_call_t *wc, uint32_t fn);
-
-/* The extra wip15.gseq (issue 8: the global order of a synchronising
- * call), or UINT64_MAX. */
-static uint64_t gseq_of(const w15_call_t *wc)
+/* A pseudo-call this version replays (the others are skipped with a note). */
+static int replayed_pseudo(uint32_t g)
 {
-    for (uint32_t e = 0; e < wc->nextras; e++) {
-        const w15_extra_t *ex = &wc->extras[e];
-        if (ex->name.len == 10 && memcmp(ex->name.ptr, "wip15.gseq", 10) == 0 &&
-            ex->data.method == W15_COMP_NONE && ex->data.size == 8) {
-            uint64_t v;
-            memcpy(&v, ex->data.cdata, 8);
-            return v;
-        }
-    }
-    return UINT64_MAX;
-}
-
-int rp_exec_call(rp_exec_t *x, const w15_call_t *wc, uint32_t fn)
-{
-    rp_state_t *st = x->st;
-    uint64_t gseq = wc->nextras ? gseq_of(wc) : UINT64_MAX;
-    if (gseq != UINT64_MAX)
-        rp_order_wait(st, gseq);
-    int rc = exec_one(x, wc, fn);
-    if (gseq != UINT64_MAX)
-        rp_order_done(st, gseq);
-    return rc;
-}
-
-static int exec_one(rp_exec_t *x, const w15_call_t *wc, uint32_t fn)
-{
-    rp_state_t *st = x->st;
-    const rp_func_t *rf = &rp_funcs[fn];
-    if (rf->kind == RP_KIND_SKIP) {
-        st->skipped++;
+    switch (g) {
+    case W15F_wip15ClientMemory: case W15F_wip15ClientArray: case W15F_wip15BufferWrite:
+    case W15F_wip15FrameDigest: case W15F_wip15ContextConfig: case W15F_wip15DrawableSize:
+        return 1;
+    default:
         return 0;
     }
+}
+
+static int exec_pseudo(rp_exec_t *x, rp_call_t *c)
+{
+    switch (c->fn) {
+    case W15F_wip15ClientMemory: return rp_mem_client_memory(x, c);
+    case W15F_wip15ClientArray: return rp_mem_client_array(x, c);
+    case W15F_wip15BufferWrite: return rp_mem_buffer_write(x, c);
+    case W15F_wip15FrameDigest: return rp_check_frame_digest(x, c);
+    case W15F_wip15ContextConfig: return rp_wsi_context_config(x, c);
+    case W15F_wip15DrawableSize: return rp_wsi_drawable_size(x, c);
+    default: return 0;
+    }
+}
+
+/* wip15.unreadable: the program's memory behind a parameter could not be
+ * read when recorded (the value is empty; the replay gives zeros). */
+static int unreadable(rp_exec_t *x, rp_call_t *c)
+{
+    rp_state_t *st = x->st;
+    const w15_ptr_entry_t *e;
+    uint32_t n;
+    w15_error_t err;
+    if (w15_reader_unreadable(st->rd, c->wc, &e, &n, &err)) {
+        rp_fatal(st, "%s", err.msg);
+        return -1;
+    }
+    if (!n)
+        return 0;
+    const w15_func_sig_t *fs = &w15_funcs[c->fn];
+    const char *pn = e[0].param < fs->nparams ? w15_str(w15_params[fs->first_param + e[0].param].name) : "?";
+    if (st->o->strict)
+        return rp_cannot(x, c->fn, "the memory behind parameter %s could not be read when it was recorded "
+                                   "(wip15.unreadable)", pn) ? -1 : 0;
+    pthread_mutex_lock(&st->lock);
+    int first = !st->warned_unreadable[c->fn];
+    st->warned_unreadable[c->fn] = 1;
+    pthread_mutex_unlock(&st->lock);
+    if (first && !st->o->quiet)
+        rp_note(st, "warning: %s (first at call %llu, frame %llu): the memory behind parameter %s could not "
+                    "be read when it was recorded (wip15.unreadable); replayed with zeros (further calls of "
+                    "this function are not reported)",
+                w15_str(fs->name), (unsigned long long)c->wc->index, (unsigned long long)st->frame, pn);
+    return 0;
+}
+
+int rp_exec_call(rp_exec_t *x, const rp_job_t *j)
+{
+    rp_state_t *st = x->st;
+    uint32_t fn = j->fn;
+    if (fn == RP_FN_NOOP)
+        return 0;
     rp_call_t c;
-    c.wc = wc;
+    c.wc = j->wc;
     c.fn = fn;
     c.frame = st->frame;
     c.r.u = 0;
+    c.dig = NULL;
+    c.ndig = 0;
+    if (!j->ok) {
+        rp_cannot(x, fn, "recorded with another signature");
+        return st->stop ? -1 : 0;
+    }
+    if (fn >= w15_nfuncs) {
+        c.nargs = j->wc->func->nargs;
+        int rc = exec_pseudo(x, &c);
+        return rc < 0 || st->stop ? -1 : 0;
+    }
+    const rp_func_t *rf = &rp_funcs[fn];
+    int rc = 0;
+    if (rf->kind == RP_KIND_SKIP) {
+        st->skipped++;
+        goto out;
+    }
     rp_arena_reset(&x->arena);
-    int rc = rp_decode(x, &c);
-    if (rc)
-        return rc < 0 ? -1 : 0;
+    if (j->wc->nextras && unreadable(x, &c) < 0)
+        return -1;
+    rc = rp_decode(x, &c);
+    if (rc) {
+        rc = rc < 0 ? -1 : 0;
+        goto out;
+    }
+    uint64_t t0 = st->o->timing ? rp_timing_pre(x, j, fn) : 0;
     if (rf->kind == RP_KIND_CUSTOM) {
         if (rf->handler && rf->handler < rp_nhandlers)
             rc = rp_handlers[rf->handler](x, &c);
@@ -296,7 +344,22 @@ static int exec_one(rp_exec_t *x, const w15_call_t *wc, uint32_t fn)
         if (rc == 0)
             rp_roles_after(x, &c);
     }
-    return rc < 0 ? -1 : 0;
+    if (st->o->timing)
+        rp_timing_post(x, j, fn, t0);
+    if (rc == 0 && st->o->check)
+        rp_check_call(x, &c);
+    rc = rc < 0 ? -1 : 0;
+out:
+    rp_mem_after_call(x, fn);
+    return rc < 0 || st->stop ? -1 : 0;
+}
+
+void rp_exec_free(rp_exec_t *x)
+{
+    rp_arena_free(&x->arena);
+    free(x->fbuf);
+    rp_mem_exec_free(x);
+    rp_timing_exec_free(x);
 }
 
 /* ---- declarations ---------------------------------------------------- */
@@ -347,6 +410,12 @@ static int declare(rp_state_t *st, const w15_func_t *f)
     } else if (gflags & W15_FN_THREAD_SWITCH) {
         d->fn = RP_FN_THREAD_SWITCH;
         d->ok = f->nargs >= 1 && f->args[0].base == W15_UINT && !f->args[0].is_array;
+    } else if ((gflags & W15_FN_PSEUDO) && replayed_pseudo((uint32_t)g)) {
+        d->fn = (uint32_t)g;
+        d->ok = rp_signature_ok(f, (uint32_t)g);
+        if (!d->ok)
+            rp_note(st, "warning: pseudo-call %s is recorded with another signature than this version's; "
+                        "it is not replayed", f->name);
     } else if ((gflags & W15_FN_PSEUDO) || (g < 0 && strncmp(f->name, "wip15", 5) == 0)) {
         d->fn = RP_FN_OTHER_PSEUDO;
         rp_note(st, "note: pseudo-call %s is not replayed by this version", f->name);
@@ -400,15 +469,16 @@ int rp_run(const rp_opts_t *o)
     pthread_mutex_init(&st->lock, NULL);
     st->addr = calloc(w15_nfuncs, sizeof *st->addr);
     st->addr_done = calloc(w15_nfuncs, 1);
-    st->warned = calloc(w15_nfuncs, 1);
+    st->warned = calloc(w15_nfuncs + w15_npseudo, 1);
     st->plan_state = calloc(w15_nfuncs, 1);
+    st->warned_unreadable = calloc(w15_nfuncs, 1);
     uint32_t nparams = 0;
     for (uint32_t i = 0; i < w15_nfuncs; i++)
         if (w15_funcs[i].first_param + w15_funcs[i].nparams + 1u > nparams)
             nparams = w15_funcs[i].first_param + w15_funcs[i].nparams + 1u;
     st->plan = calloc(nparams, 1);
     int rc = 1;
-    if (!st->addr || !st->addr_done || !st->warned || !st->plan || !st->plan_state) {
+    if (!st->addr || !st->addr_done || !st->warned || !st->plan || !st->plan_state || !st->warned_unreadable) {
         fprintf(stderr, RP_PREFIX "out of memory\n");
         goto out;
     }
@@ -418,7 +488,10 @@ int rp_run(const rp_opts_t *o)
         fprintf(stderr, RP_PREFIX "%s\n", err.msg);
         goto out;
     }
-    if (rp_wsi_init(st))
+    if (rp_wsi_init(st) || rp_mem_init(st))
+        goto out;
+    rp_check_init(st);
+    if (o->timing && rp_timing_start(st))
         goto out;
     st->noctx_share.refs = 1;
     st->t0 = now_s();
@@ -440,20 +513,34 @@ int rp_run(const rp_opts_t *o)
             continue;
         const w15_call_t *wc = op.call;
         rp_decl_t *d = decl_of(st, wc->func->index);
-        if (!d || d->fn == RP_FN_UNKNOWN || d->fn == RP_FN_OTHER_PSEUDO || d->fn == RP_FN_TRACE_BEGIN)
+        if (!d || d->fn == RP_FN_TRACE_BEGIN)
             continue;
         if (d->fn == RP_FN_THREAD_SWITCH) {
             if (!d->ok || !wc->args[0].count)
                 continue;
+            uint32_t had = st->nexecs;
             x = rp_thread_get(st, wc->args[0].v.u[0]);
             if (!x) {
                 rp_fatal(st, "cannot start a replay thread");
                 break;
             }
-            /* a chunk that starts with a context current that the trace
-             * never created: recorded from the middle of the program */
-            if (wc->func->nargs >= 2 && wc->args[1].type.base == W15_PTR && !wc->args[1].type.is_array &&
-                wc->args[1].count && wc->args[1].v.u[0] && !x->ctx &&
+            int first = st->nexecs != had;
+            if (wc->func->nargs >= 3 && wc->args[2].type.base == W15_UINT && !wc->args[2].type.is_array &&
+                wc->args[2].count)
+                x->next_seq = wc->args[2].v.u[0];
+            if (first && wc->func->nargs >= 4 && wc->args[3].type.base == W15_STRING &&
+                !wc->args[3].type.is_array && wc->args[3].count) {
+                uint32_t len = wc->args[3].v.s[0].len;
+                if (len >= sizeof x->name)
+                    len = sizeof x->name - 1;
+                memcpy(x->name, wc->args[3].v.s[0].ptr, len);
+                x->name[len] = 0;
+            }
+            /* a thread whose first chunk starts with a context current that
+             * the trace never created: recorded from the middle of the
+             * program */
+            if (first && wc->func->nargs >= 2 && wc->args[1].type.base == W15_PTR &&
+                !wc->args[1].type.is_array && wc->args[1].count && wc->args[1].v.u[0] &&
                 !rp_wsi_known_context(st, wc->args[1].v.u[0])) {
                 rp_fatal(st, "%s: the trace starts with a GL context current that it never created "
                              "(recorded from the middle of the program, e.g. with a frame range "
@@ -470,15 +557,33 @@ int rp_run(const rp_opts_t *o)
                 break;
             }
         }
-        st->cur_call = wc;
-        if (!d->ok) {
-            rp_cannot(x, d->fn, "recorded with another signature");
-            continue;
+        rp_job_t j;
+        j.next = NULL;
+        j.wc = wc;
+        j.fn = d->fn;
+        j.ok = d->ok;
+        j.bytes = 0;
+        j.gseq = RP_NO_GSEQ;
+        j.seq = 0;
+        if (wc->nextras) {
+            uint64_t g;
+            int r = w15_reader_gseq(st->rd, wc, &g, &err);
+            if (r < 0) {
+                rp_fatal(st, "%s", err.msg);
+                break;
+            }
+            if (r == 1)
+                j.gseq = g;
         }
-        if (rp_thread_run(x, wc, d->fn) < 0)
+        if (d->fn < w15_nfuncs || d->fn == RP_FN_UNKNOWN)
+            j.seq = x->next_seq++; /* a real call (pseudo-calls have no number) */
+        if (d->fn == RP_FN_UNKNOWN || d->fn == RP_FN_OTHER_PSEUDO) {
+            if (j.gseq == RP_NO_GSEQ)
+                continue;
+            j.fn = RP_FN_NOOP; /* not replayed, but it takes its place in the order */
+        }
+        if (rp_sched_call(st, x, &j) < 0)
             break;
-        if (w15_funcs[d->fn].flags & W15_FN_FRAME_END)
-            st->frame++;
         if (++tick == 2048) {
             tick = 0;
             progress(st, 0);
@@ -492,10 +597,15 @@ int rp_run(const rp_opts_t *o)
             rp_fatal(st, "%s", err.msg);
         }
     }
+    if (!st->stop)
+        rp_sched_finish(st);
     progress(st, 1);
     double el = now_s() - st->t0;
     rp_frames_end(st);
     rp_threads_end(st);
+    rp_timing_end(st);
+    if (o->check && rp_check_end(st))
+        st->failed = 1;
     if (o->benchmark && !st->failed)
         fprintf(o->out, "replayed %llu calls in %.3f s: %.0f calls/s, %llu frames: %.2f frames/s%s\n",
                 (unsigned long long)st->calls, el, el > 0 ? (double)st->calls / el : 0.0,
@@ -503,6 +613,9 @@ int rp_run(const rp_opts_t *o)
                 truncated ? " (truncated trace)" : "");
     rc = st->failed ? 1 : 0;
 out:
+    rp_threads_end(st);
+    rp_timing_end(st);
+    rp_mem_end(st);
     rp_wsi_end(st);
     if (st->rd)
         w15_reader_close(st->rd);
@@ -519,6 +632,7 @@ out:
     free(st->addr);
     free(st->addr_done);
     free(st->warned);
+    free(st->warned_unreadable);
     free(st->plan);
     free(st->plan_state);
     free(st->pixels);

@@ -1,4 +1,4 @@
-/* replay.h -- libwip15replay: play a WIP15 trace back (issue 9, phase A).
+/* replay.h -- libwip15replay: play a WIP15 trace back (issue 9).
  *
  * Owns: the options of a replay and its one entry point.
  * Used by: src/tools/cmd_replay.c (option parsing only), tests.
@@ -12,6 +12,8 @@
 #include <stdio.h>
 
 enum rp_digest { RP_DIGEST_XXH3 = 0, RP_DIGEST_MD5 = 1 };
+/* --timing levels (as `wip15 trace --timing`) */
+enum rp_timing { RP_TIMING_OFF = 0, RP_TIMING_FRAMES, RP_TIMING_DRAWS, RP_TIMING_ALL };
 
 /* A set of frame numbers: ranges A..B (B = UINT64_MAX: open), plus `last`. */
 #define RP_MAX_RANGES 32
@@ -33,7 +35,11 @@ typedef struct rp_opts {
     int window;                /* GLX traces on an X display */
     int strict;                /* a call that cannot replay is an error */
     int quiet;                 /* no warnings, no progress */
-    FILE *out;                 /* checksums and benchmark lines (stdout) */
+    int check;                 /* --check: digests and glGetError values */
+    enum rp_timing timing;     /* --timing LEVEL */
+    const char *timing_path;   /* its .wtf-trace (NULL: FILE.replay.wtf-trace) */
+    int file_order;            /* --order file: ignore wip15.gseq (tests) */
+    FILE *out;                 /* checksums, check and benchmark lines (stdout) */
 } rp_opts_t;
 
 /* Defaults: everything off, frames 0..UINT64_MAX, out = stdout. */
@@ -48,8 +54,8 @@ int rp_frameset_has(const rp_frameset_t *s, uint64_t f, int is_last);
 /* Replay the trace.  Returns 0 when it reached the end of the trace (or the
  * last complete call of a truncated one) with no error, 1 on an error (a
  * corrupt trace, no usable GL, a call that cannot replay under --strict, a
- * snapshot that cannot be written); every error has been reported on
- * stderr with the prefix "wip15 replay: ". */
+ * snapshot that cannot be written, a --check mismatch); every error has
+ * been reported on stderr with the prefix "wip15 replay: ". */
 int rp_run(const rp_opts_t *o);
 
 #endif

@@ -16,13 +16,18 @@
  *   names.c    one remapping mechanism: recorded value -> replayed value
  *              per namespace (rp_names_t), scopes (share group / context /
  *              window system).
- *   threads.c  one OS thread per traced thread, calls handed over in the
- *              recorded order (rp_order_* is the hook of issue 8's
- *              wip15.gseq global order).
+ *   threads.c  one OS thread per traced thread; the scheduler: each
+ *              thread's calls in their recorded order, the synchronising
+ *              calls of all threads in wip15.gseq order.
  *   wsi.c      the hand-written replay of GLX and EGL (contexts, surfaces,
  *              MakeCurrent, swaps) on headless EGL or GLX windows, and the
  *              GL function addresses.
  *   frames.c   frame checksums (XXH3, MD5) and PNG snapshots.
+ *   check.c    --check: readback digests, frame digests, glGetError values.
+ *   mem.c      client memory from the trace (wip15ClientMemory and
+ *              wip15ClientArray) and mapped-buffer writes (wip15BufferWrite).
+ *   rtiming.c  --timing: the replay's WTF trace (CPU time per call, GPU
+ *              time per draw from timer queries).
  *   arena.c    per-call scratch memory (no malloc per call).
  */
 #ifndef RP_RP_H
@@ -93,26 +98,37 @@ typedef struct rp_share {
 typedef struct rp_surface {
     void *egl;          /* EGLSurface (headless) */
     unsigned long xwin; /* X window (--window) */
-    int width, height;
+    int width, height;  /* its recorded size */
+    int real_w, real_h; /* the size of the replay's drawable (0: none yet) */
     int guessed;        /* size not known yet: taken from the first viewport */
     void *config;       /* EGLConfig / GLXFBConfig it was created with */
     int dead;
 } rp_surface_t;
 
 typedef struct rp_ctx {
-    void *handle;       /* EGLContext or GLXContext of the replay */
+    void *handle;       /* EGLContext or GLXContext of the replay (NULL: not
+                           created yet: contexts are created at their first
+                           MakeCurrent, once wip15ContextConfig is known) */
     uint64_t traced;    /* the recorded handle */
     rp_share_t *share;
+    struct rp_ctx *share_ctx; /* the context it shares with (created first) */
     rp_names_t ns[W15_GROUP_TYPE_COUNT_]; /* per-context namespaces */
     int api;            /* RP_API_* */
     int major, minor;   /* requested version (0: any) */
     int profile;        /* 1 core, 2 compatibility, 0 unspecified */
+    int flags;          /* EGL_CONTEXT_OPENGL_*: debug, forward compatible, robust */
     int es;             /* an OpenGL ES context */
     int glx;            /* a GLX context (--window), else EGL */
+    int failed;         /* creation failed (warned once) */
+    uint32_t create_fn; /* the function that created it (warnings) */
     void *config;
     rp_surface_t *draw, *read;
     uint64_t program;   /* replayed name of the program in use */
     int bound;          /* current on some thread */
+    /* what the replaying context is (glGetString(GL_VERSION) at its first
+     * MakeCurrent) */
+    int gl_major, gl_minor, gl_es, gl_known;
+    void *timing;       /* rtiming.c: timer queries of this context */
 } rp_ctx_t;
 
 /* ---- the decoded call --------------------------------------------------- */
@@ -123,7 +139,22 @@ struct rp_call {
     rp_val_t a[RP_MAX_ARGS];
     rp_val_t r;             /* result of the replayed call */
     uint64_t frame;         /* frame the call belongs to */
+    /* --check: the call's wip15.digest entries (NULL when none or no --check) */
+    const w15_digest_entry_t *dig;
+    uint32_t ndig;
 };
+
+/* ---- a call to run (threads.c) ------------------------------------------ */
+#define RP_NO_GSEQ UINT64_MAX
+typedef struct rp_job {
+    struct rp_job *next;    /* queue link (copies only) */
+    const w15_call_t *wc;   /* the recorded call (the reader's, or a copy's) */
+    uint32_t fn;            /* generated index (pseudo-calls included), or RP_FN_NOOP */
+    uint8_t ok;             /* its signature is the generated one */
+    uint64_t seq;           /* per-thread sequence number (real calls) */
+    uint64_t gseq;          /* wip15.gseq, or RP_NO_GSEQ */
+    size_t bytes;           /* size of a copy (0: the reader's call) */
+} rp_job_t;
 
 /* ---- per traced thread -------------------------------------------------- */
 struct rp_state;
@@ -137,10 +168,20 @@ struct rp_exec {
     pthread_t thread;
     int started, quit;
     sem_t go, done;
-    const w15_call_t *pending;
-    uint32_t pending_fn;
+    const rp_job_t *pending;
     int pending_rc;
+    rp_job_t *qhead, *qtail; /* calls waiting for their turn (copies) */
+    uint64_t next_seq;      /* seq of the thread's next real call */
+    char name[32];          /* the traced thread's name (wip15ThreadSwitch) */
     unsigned api_bound;     /* eglBindAPI of this thread (RP_API_*) */
+    /* mem.c: client memory recorded for the thread's next real call */
+    struct rp_cmem *cmem;
+    uint32_t ncmem;         /* its ranges (0: none) */
+    /* check.c: frame digest readbacks */
+    uint8_t *fbuf;
+    size_t fcap;
+    /* rtiming.c: this thread's zones */
+    void *timing;
 };
 
 enum { RP_API_GL = 1, RP_API_GLES = 2 };
@@ -156,6 +197,7 @@ typedef struct rp_decl {
 #define RP_FN_TRACE_BEGIN 0xfffffff0u
 #define RP_FN_THREAD_SWITCH 0xfffffff1u
 #define RP_FN_OTHER_PSEUDO 0xfffffff2u
+#define RP_FN_NOOP 0xfffffff3u   /* a job that only takes its place in the order */
 
 typedef struct rp_state {
     const rp_opts_t *o;
@@ -184,6 +226,18 @@ typedef struct rp_state {
     uint32_t nexecs;
     rp_exec_t *cur;         /* thread of the calls being read */
     const w15_call_t *cur_call; /* the call being replayed (messages) */
+    rp_exec_t *cur_exec;    /* its thread */
+    /* the scheduler (threads.c) */
+    uint64_t next_gseq;     /* the next synchronising call to run */
+    uint64_t nqueued;       /* calls waiting in the executors' queues */
+    size_t queued_bytes;
+    uint64_t gaps;          /* gseq numbers skipped */
+    /* check.c */
+    uint64_t chk_readbacks, chk_frames, chk_errors, chk_mismatches;
+    uint32_t fn_get_error;  /* glGetError's index (UINT32_MAX: none) */
+    uint8_t *warned_unreadable; /* per function: wip15.unreadable warned */
+    void *timing;           /* rtiming.c: the WTF emitter */
+    void *mem;              /* mem.c: GL entry points it uses */
     pthread_mutex_t lock;   /* contexts, warnings, frames (worker threads) */
     /* frames */
     uint64_t frame;         /* frames completed so far */
@@ -217,8 +271,11 @@ void rp_fatal(rp_state_t *st, const char *fmt, ...) __attribute__((format(printf
 void rp_note(rp_state_t *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The real address of generated function fn (resolved once), or NULL. */
 void *rp_addr(rp_state_t *st, uint32_t fn);
-/* Run one recorded call on this thread: decode, call, roles.  0 or -1. */
-int rp_exec_call(rp_exec_t *x, const w15_call_t *wc, uint32_t fn);
+/* Run one recorded call on this thread: decode, call, roles, checks
+ * (pseudo-calls: their handler).  0 or -1 (fatal). */
+int rp_exec_call(rp_exec_t *x, const rp_job_t *j);
+/* Free what an executor holds (arena, client memory, timing zones). */
+void rp_exec_free(rp_exec_t *x);
 /* Call generated function fn through its thunk with c's arguments. */
 int rp_call_real(rp_exec_t *x, rp_call_t *c);
 
@@ -235,17 +292,16 @@ rp_names_t *rp_ns(rp_exec_t *x, unsigned gt);
 /* ---- threads.c ---------------------------------------------------------- */
 /* The executor of traced thread `tid` (created on first use). */
 rp_exec_t *rp_thread_get(rp_state_t *st, uint64_t tid);
-/* Run call wc on executor x (its own OS thread, or inline for the main
- * one) and wait for it: calls replay in the recorded order.  Returns the
- * call's status. */
-int rp_thread_run(rp_exec_t *x, const w15_call_t *wc, uint32_t fn);
+/* Job j (the reader's current call, or a copy) of traced thread x: run it
+ * now when its turn has come (its thread waits for nothing and j->gseq is
+ * the next number), else queue a copy.  Then run whatever queued calls can
+ * run.  0, or -1 (fatal). */
+int rp_sched_call(rp_state_t *st, rp_exec_t *x, const rp_job_t *j);
+/* The trace has ended: run every queued call (skipping the gseq numbers
+ * that never came).  0 or -1. */
+int rp_sched_finish(rp_state_t *st);
 /* Stop and join every worker, free every executor. */
 void rp_threads_end(rp_state_t *st);
-/* Hook of issue 8's global order (wip15.gseq): wait until the global
- * sequence reaches `gseq`, and mark it done.  Today every call already
- * replays in file order, so these do nothing. */
-void rp_order_wait(rp_state_t *st, uint64_t gseq);
-void rp_order_done(rp_state_t *st, uint64_t gseq);
 
 /* ---- wsi.c -------------------------------------------------------------- */
 int rp_wsi_init(rp_state_t *st);
@@ -259,10 +315,63 @@ void rp_wsi_thread_end(rp_exec_t *x);
 /* A query of the current context (glGetIntegerv), 0 when no context. */
 int64_t rp_gl_get_integer(rp_exec_t *x, uint32_t pname);
 
+/* Parse glGetString(GL_VERSION) of the current context into c->gl_* (once). */
+void rp_ctx_version(rp_exec_t *x, rp_ctx_t *c);
+/* Handlers of the pseudo-calls wip15ContextConfig and wip15DrawableSize. */
+int rp_wsi_context_config(rp_exec_t *x, const rp_call_t *c);
+int rp_wsi_drawable_size(rp_exec_t *x, const rp_call_t *c);
+
 /* ---- frames.c ----------------------------------------------------------- */
 /* Before the swap that ends frame st->frame on surface s: checksum and
  * snapshot as the options ask.  0, or -1 (error reported). */
 int rp_frame_end(rp_exec_t *x, rp_surface_t *s);
 void rp_frames_end(rp_state_t *st);
+/* Read the current drawable's back buffer (x, y, w, h) with format/type,
+ * rows bottom-up and tightly packed, leaving every state it touches as it
+ * was: into *out (grown as needed, *cap bytes); returns the byte count, or
+ * 0 when format/type are not readable here. */
+size_t rp_frames_read(rp_exec_t *x, int w, int h, uint32_t format, uint32_t type, uint8_t **out,
+                      size_t *cap);
+
+/* ---- check.c ------------------------------------------------------------ */
+void rp_check_init(rp_state_t *st);
+/* After the replayed call c: its readback digests and glGetError value. */
+void rp_check_call(rp_exec_t *x, const rp_call_t *c);
+/* The pseudo-call wip15FrameDigest. */
+int rp_check_frame_digest(rp_exec_t *x, const rp_call_t *c);
+/* The last line of --check.  Returns 1 when something mismatched. */
+int rp_check_end(rp_state_t *st);
+
+/* ---- mem.c -------------------------------------------------------------- */
+int rp_mem_init(rp_state_t *st);
+void rp_mem_end(rp_state_t *st);
+/* Pseudo-calls wip15ClientMemory, wip15ClientArray, wip15BufferWrite. */
+int rp_mem_client_memory(rp_exec_t *x, const rp_call_t *c);
+int rp_mem_client_array(rp_exec_t *x, const rp_call_t *c);
+int rp_mem_buffer_write(rp_exec_t *x, const rp_call_t *c);
+/* The replay's copy of recorded client address p (inside a
+ * wip15ClientMemory range of this thread's coming call), or NULL. */
+void *rp_mem_translate(rp_exec_t *x, uint64_t p);
+/* After each real call fn: the thread's client memory is used up. */
+void rp_mem_after_call(rp_exec_t *x, uint32_t fn);
+/* Call fn set a client array's pointer (parameter param) into client
+ * memory the trace does not hold: harmless when every draw that reads it
+ * comes with wip15ClientArray; the next draw of this thread without one
+ * warns. */
+void rp_mem_client_pointer(rp_exec_t *x, uint32_t fn, uint32_t param);
+void rp_mem_exec_free(rp_exec_t *x);
+
+/* ---- rtiming.c ---------------------------------------------------------- */
+/* --timing: open the WTF file (0, or -1 with the error reported). */
+int rp_timing_start(rp_state_t *st);
+void rp_timing_end(rp_state_t *st);
+/* Around one real call (j: its job); the handle returned by _pre goes to
+ * _post.  Frame ends: rp_timing_frame. */
+uint64_t rp_timing_pre(rp_exec_t *x, const rp_job_t *j, uint32_t fn);
+void rp_timing_post(rp_exec_t *x, const rp_job_t *j, uint32_t fn, uint64_t t0);
+/* The context ctx (current on x) stops being current: the GPU results
+ * that are ready (all of them, waiting for the GPU, when `wait`: the end). */
+void rp_timing_release(rp_exec_t *x, rp_ctx_t *ctx, int wait);
+void rp_timing_exec_free(rp_exec_t *x);
 
 #endif

@@ -13,14 +13,21 @@
  * surfaceless platform (Mesa): desktop GL through EGL_OPENGL_API, GLES
  * through EGL_OPENGL_ES_API, each drawable a pbuffer.  --window: GLX traces
  * on $DISPLAY with GLX windows (EGL traces stay headless).
- * Drawable sizes: pbuffers have their recorded size; windows the trace
- * does not size yet (issue 8 adds wip15DrawableSize) take the size of the
- * first glViewport made while they are current, DEFAULT_W x DEFAULT_H
- * until then.
+ * Contexts are created at their first MakeCurrent, so that the
+ * wip15ContextConfig that follows each creation in the trace (API, version,
+ * profile, flags, the exact framebuffer configuration) is known by then;
+ * without one (older traces) the create call's attributes and the chosen
+ * configuration's attribute list are used.
+ * Drawable sizes: wip15DrawableSize (at first MakeCurrent and whenever the
+ * size changed) gives every drawable its recorded size, resized when it
+ * changes; pbuffers have their recorded size anyway.  Traces without it:
+ * a window takes the size of the first glViewport made while it is
+ * current, DEFAULT_W x DEFAULT_H until then.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <link.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +57,7 @@
 
 typedef struct rp_config {
     int red, green, blue, alpha, depth, stencil, samples;
+    int srgb;
     int from_glx;
     EGLConfig egl[3];   /* per RP_API_* chosen lazily (index 0 unused) */
     GLXFBConfig glx;
@@ -72,6 +80,8 @@ typedef struct wsi {
     EGLBoolean (*BindAPI)(EGLenum);
     EGLint (*GetError)(void);
     EGLBoolean (*ReleaseThread)(void);
+    const char *(*QueryString)(EGLDisplay, EGLint);
+    int colorspace;     /* EGL_KHR_gl_colorspace */
     EGLDisplay dpy;
     int initialized;
     /* --window */
@@ -87,6 +97,7 @@ typedef struct wsi {
     /* GL for our own use */
     void (*GetIntegerv)(GLenum, GLint *);
     void (*Viewport)(GLint, GLint, GLsizei, GLsizei);
+    const GLubyte *(*GetString)(GLenum);
     /* objects (freed at the end) */
     rp_config_t **cfgs;
     uint32_t ncfgs;
@@ -155,6 +166,7 @@ int rp_wsi_init(rp_state_t *st)
     LOADE(BindAPI);
     LOADE(GetError);
     LOADE(ReleaseThread);
+    LOADE(QueryString);
     w->GetPlatformDisplayEXT =
         (PFNEGLGETPLATFORMDISPLAYEXTPROC)w->GetProcAddress("eglGetPlatformDisplayEXT");
     if (st->o->window) {
@@ -194,10 +206,13 @@ int rp_wsi_init(rp_state_t *st)
         w->dpy = NULL;
     } else {
         w->initialized = 1;
+        const char *ext = w->QueryString(w->dpy, EGL_EXTENSIONS);
+        w->colorspace = ext && strstr(ext, "EGL_KHR_gl_colorspace") != NULL;
     }
     *(void **)&w->GetIntegerv = rp_wsi_proc(st, "glGetIntegerv");
     *(void **)&w->Viewport = rp_wsi_proc(st, "glViewport");
-    if (!w->GetIntegerv || !w->Viewport) {
+    *(void **)&w->GetString = rp_wsi_proc(st, "glGetString");
+    if (!w->GetIntegerv || !w->Viewport || !w->GetString) {
         rp_fatal(st, "no GL functions (glGetIntegerv)");
         return -1;
     }
@@ -223,11 +238,32 @@ int64_t rp_gl_get_integer(rp_exec_t *x, uint32_t pname)
     return v[0];
 }
 
+void rp_ctx_version(rp_exec_t *x, rp_ctx_t *c)
+{
+    if (c->gl_known || x->ctx != c)
+        return;
+    c->gl_known = 1;
+    const char *v = (const char *)W(x->st)->GetString(GL_VERSION);
+    if (!v)
+        return;
+    if (strncmp(v, "OpenGL ES", 9) == 0) {
+        c->gl_es = 1;
+        v += 9;
+        while (*v && (*v < '0' || *v > '9'))
+            v++;
+    }
+    int ma = 0, mi = 0;
+    if (sscanf(v, "%d.%d", &ma, &mi) == 2)
+        c->gl_major = ma, c->gl_minor = mi;
+}
+
 void rp_wsi_thread_end(rp_exec_t *x)
 {
     wsi_t *w = W(x->st);
     if (!w || !x->ctx)
         return;
+    if (x->st->o->timing)
+        rp_timing_release(x, x->ctx, 1);
     if (x->ctx->glx)
         w->glXMakeContextCurrent(w->xdpy, None, None, NULL);
     else if (w->dpy)
@@ -514,28 +550,45 @@ static rp_ctx_t *new_ctx(rp_state_t *st, rp_ctx_t *share, uint64_t *id)
     return c;
 }
 
-/* Create the real context c (attributes already in c). */
-static int realize_ctx(rp_exec_t *x, rp_ctx_t *c, rp_config_t *cfg, rp_ctx_t *share, uint32_t fn)
+#define CTX_FLAGS_ARB 0x2094      /* GLX_CONTEXT_FLAGS_ARB */
+#define CTX_FLAGS_KHR 0x30FC      /* EGL_CONTEXT_FLAGS_KHR */
+
+/* Create the real context c (attributes, configuration and the context it
+ * shares with already in c), at its first MakeCurrent.  0, or 1 (warned;
+ * c->failed). */
+static int realize_ctx(rp_exec_t *x, rp_ctx_t *c, uint32_t fn)
 {
     rp_state_t *st = x->st;
     wsi_t *w = W(st);
-    c->config = cfg;
+    if (c->handle)
+        return 0;
+    if (c->failed)
+        return rp_cannot(x, fn, "its context could not be created");
+    rp_ctx_t *share = c->share_ctx;
+    if (share && !share->handle && (share == c || realize_ctx(x, share, fn)))
+        share = NULL; /* created alone: objects will not be shared */
+    rp_config_t *cfg = c->config;
+    c->failed = 1;
     if (w->xdpy && !c->es) {
         c->glx = 1;
         GLXFBConfig fb = glx_config(st, cfg);
-        int a[16], k = 0;
-        if (c->major) {
-            a[k++] = GLX_CONTEXT_MAJOR_VERSION_ARB, a[k++] = c->major;
-            a[k++] = GLX_CONTEXT_MINOR_VERSION_ARB, a[k++] = c->minor;
+        for (int with_flags = c->flags != 0; with_flags >= 0 && !c->handle && fb; with_flags--) {
+            int a[16], k = 0;
+            if (c->major) {
+                a[k++] = GLX_CONTEXT_MAJOR_VERSION_ARB, a[k++] = c->major;
+                a[k++] = GLX_CONTEXT_MINOR_VERSION_ARB, a[k++] = c->minor;
+            }
+            if (c->profile)
+                a[k++] = GLX_CONTEXT_PROFILE_MASK_ARB, a[k++] = c->profile;
+            if (with_flags)
+                a[k++] = CTX_FLAGS_ARB, a[k++] = c->flags;
+            a[k] = None;
+            c->handle = w->glXCreateContextAttribsARB(w->xdpy, fb, share ? share->handle : NULL, True, a);
         }
-        if (c->profile)
-            a[k++] = GLX_CONTEXT_PROFILE_MASK_ARB, a[k++] = c->profile;
-        a[k] = None;
-        c->handle = fb ? w->glXCreateContextAttribsARB(w->xdpy, fb, share ? share->handle : NULL, True, a)
-                       : NULL;
         if (!c->handle)
             return rp_cannot(x, fn, "cannot create a GLX context (version %d.%d, profile %d)",
                              c->major, c->minor, c->profile);
+        c->failed = 0;
         return 0;
     }
     if (!w->dpy)
@@ -544,19 +597,24 @@ static int realize_ctx(rp_exec_t *x, rp_ctx_t *c, rp_config_t *cfg, rp_ctx_t *sh
     EGLConfig ec = egl_config(st, cfg, api, c->major ? c->major : 2);
     if (!w->BindAPI(c->es ? EGL_OPENGL_ES_API : EGL_OPENGL_API))
         return rp_cannot(x, fn, "eglBindAPI(%s) failed", c->es ? "EGL_OPENGL_ES_API" : "EGL_OPENGL_API");
-    EGLint a[16], k = 0;
-    if (c->major) {
-        a[k++] = EGL_CONTEXT_MAJOR_VERSION, a[k++] = c->major;
-        if (!c->es || c->minor)
-            a[k++] = EGL_CONTEXT_MINOR_VERSION, a[k++] = c->minor;
+    for (int with_flags = c->flags != 0; with_flags >= 0 && !c->handle && ec; with_flags--) {
+        EGLint a[16], k = 0;
+        if (c->major) {
+            a[k++] = EGL_CONTEXT_MAJOR_VERSION, a[k++] = c->major;
+            if (!c->es || c->minor)
+                a[k++] = EGL_CONTEXT_MINOR_VERSION, a[k++] = c->minor;
+        }
+        if (!c->es && c->profile)
+            a[k++] = EGL_CONTEXT_OPENGL_PROFILE_MASK, a[k++] = c->profile;
+        if (with_flags)
+            a[k++] = CTX_FLAGS_KHR, a[k++] = c->flags;
+        a[k] = EGL_NONE;
+        c->handle = w->CreateContext(w->dpy, ec, share ? share->handle : EGL_NO_CONTEXT, a);
     }
-    if (!c->es && c->profile)
-        a[k++] = EGL_CONTEXT_OPENGL_PROFILE_MASK, a[k++] = c->profile;
-    a[k] = EGL_NONE;
-    c->handle = ec ? w->CreateContext(w->dpy, ec, share ? share->handle : EGL_NO_CONTEXT, a) : NULL;
     if (!c->handle)
         return rp_cannot(x, fn, "cannot create an %s %d.%d context (EGL error 0x%x)",
                          c->es ? "OpenGL ES" : "OpenGL", c->major, c->minor, w->GetError());
+    c->failed = 0;
     return 0;
 }
 
@@ -597,8 +655,14 @@ static int realize_surface(rp_exec_t *x, rp_surface_t *s, rp_ctx_t *ctx, uint32_
     wsi_t *w = W(st);
     rp_config_t *cfg = ctx->config;
     if (ctx->glx) {
-        if (s->xwin && s->config == cfg)
+        if (s->xwin && s->config == cfg) {
+            if (s->real_w != s->width || s->real_h != s->height) {
+                XResizeWindow(w->xdpy, s->xwin, (unsigned)s->width, (unsigned)s->height);
+                XSync(w->xdpy, False);
+                s->real_w = s->width, s->real_h = s->height;
+            }
             return 0;
+        }
         drop_surface(st, s);
         GLXFBConfig fb = glx_config(st, cfg);
         XVisualInfo *vi = fb ? w->glXGetVisualFromFBConfig(w->xdpy, fb) : NULL;
@@ -615,18 +679,26 @@ static int realize_surface(rp_exec_t *x, rp_surface_t *s, rp_ctx_t *ctx, uint32_
         XMapWindow(w->xdpy, s->xwin);
         XSync(w->xdpy, False);
         s->config = cfg;
+        s->real_w = s->width, s->real_h = s->height;
         return 0;
     }
-    if (s->egl && s->config == cfg)
+    if (s->egl && s->config == cfg && s->real_w == s->width && s->real_h == s->height)
         return 0;
     drop_surface(st, s);
     EGLConfig ec = egl_config(st, cfg, ctx->es ? RP_API_GLES : RP_API_GL, ctx->major ? ctx->major : 2);
-    EGLint a[] = {EGL_WIDTH, s->width, EGL_HEIGHT, s->height, EGL_NONE};
+    EGLint a[] = {EGL_WIDTH, s->width, EGL_HEIGHT, s->height, EGL_NONE, EGL_NONE, EGL_NONE};
+    if (cfg->srgb && w->colorspace)
+        a[4] = 0x309D /* EGL_GL_COLORSPACE_KHR */, a[5] = 0x3089 /* EGL_GL_COLORSPACE_SRGB_KHR */;
     s->egl = ec ? w->CreatePbufferSurface(w->dpy, ec, a) : NULL;
+    if (!s->egl && a[4] != EGL_NONE) {
+        a[4] = EGL_NONE;
+        s->egl = w->CreatePbufferSurface(w->dpy, ec, a);
+    }
     if (!s->egl)
         return rp_cannot(x, fn, "cannot create a %dx%d pbuffer (EGL error 0x%x)", s->width, s->height,
                          w->GetError());
     s->config = cfg;
+    s->real_w = s->width, s->real_h = s->height;
     return 0;
 }
 
@@ -635,6 +707,8 @@ static int make_current(rp_exec_t *x, rp_ctx_t *ctx, rp_surface_t *draw, rp_surf
     rp_state_t *st = x->st;
     wsi_t *w = W(st);
     rp_ctx_t *old = x->ctx;
+    if (old && old != ctx && st->o->timing)
+        rp_timing_release(x, old, 0); /* while it is still current */
     if (old)
         old->bound = 0;
     if (old && (!ctx || old->glx != ctx->glx)) {
@@ -647,8 +721,8 @@ static int make_current(rp_exec_t *x, rp_ctx_t *ctx, rp_surface_t *draw, rp_surf
         x->ctx = NULL;
         return 0;
     }
-    if (!ctx->handle)
-        return rp_cannot(x, fn, "the context was not created");
+    if (!ctx->handle && realize_ctx(x, ctx, fn))
+        return 1;
     if (draw && realize_surface(x, draw, ctx, fn))
         return 1;
     if (read && read != draw && realize_surface(x, read, ctx, fn))
@@ -668,6 +742,7 @@ static int make_current(rp_exec_t *x, rp_ctx_t *ctx, rp_surface_t *draw, rp_surf
     ctx->bound = 1;
     ctx->draw = draw;
     ctx->read = read ? read : draw;
+    rp_ctx_version(x, ctx);
     return 0;
 }
 
@@ -741,12 +816,16 @@ int rp_h_egl_create_context(rp_exec_t *x, const rp_call_t *c)
         case EGL_CONTEXT_MAJOR_VERSION: ctx->major = a[i + 1]; break;
         case EGL_CONTEXT_MINOR_VERSION: ctx->minor = a[i + 1]; break;
         case EGL_CONTEXT_OPENGL_PROFILE_MASK: ctx->profile = a[i + 1]; break;
+        case CTX_FLAGS_KHR: ctx->flags = a[i + 1]; break;
         default: break;
         }
     }
     if (map_ws(st, W15_GROUP_EGL_CONTEXTS, ctx->traced, id))
         return -1;
-    return realize_ctx(x, ctx, cfg, share, c->fn) ? 1 : 0;
+    ctx->config = cfg;
+    ctx->share_ctx = share;
+    ctx->create_fn = c->fn;
+    return 0; /* created at its first MakeCurrent */
 }
 
 /* eglCreateWindowSurface / eglCreatePlatformWindowSurface* /
@@ -795,6 +874,9 @@ static int swap(rp_exec_t *x, const rp_call_t *c, rp_surface_t *s)
         w->glXSwapBuffers(w->xdpy, s->xwin);
     else if (s->egl)
         w->SwapBuffers(w->dpy, s->egl);
+    if ((s->egl || s->xwin) && (s->real_w != s->width || s->real_h != s->height) &&
+        (x->ctx->draw == s || x->ctx->read == s))
+        return make_current(x, x->ctx, x->ctx->draw, x->ctx->read, c->fn); /* resized meanwhile */
     return 0;
 }
 
@@ -918,12 +1000,16 @@ int rp_h_glx_create_context(rp_exec_t *x, const rp_call_t *c)
             else
                 ctx->profile = attrs[i + 1];
             break;
+        case CTX_FLAGS_ARB: ctx->flags = attrs[i + 1]; break;
         default: break;
         }
     }
     if (map_ws(st, W15_GROUP_GLX_CONTEXTS, ctx->traced, id))
         return -1;
-    return realize_ctx(x, ctx, cfg, share, c->fn) ? 1 : 0;
+    ctx->config = cfg;
+    ctx->share_ctx = share;
+    ctx->create_fn = c->fn;
+    return 0; /* created at its first MakeCurrent */
 }
 
 /* A GLX drawable seen for the first time (an X window made current). */
@@ -998,8 +1084,117 @@ int rp_h_glx_create_drawable(rp_exec_t *x, const rp_call_t *c)
     return map_ws(st, W15_GROUP_GLX_DRAWABLES, rec_result(c), id);
 }
 
-/* ---- glViewport: the size of a drawable the trace does not give ------- */
+/* ---- sizes: wip15DrawableSize, or the glViewport guess ---------------- */
 
+/* Whether s is the draw or read surface of a context current somewhere. */
+static int surface_bound(rp_state_t *st, const rp_surface_t *s)
+{
+    wsi_t *w = W(st);
+    for (uint32_t i = 0; i < w->nctxs; i++) {
+        const rp_ctx_t *c = w->ctxs[i];
+        if (c && c->bound && (c->draw == s || c->read == s))
+            return 1;
+    }
+    return 0;
+}
+
+/* Surface s now has the size wd x ht: its drawable follows at once when it
+ * is current on this thread (made current again) or on none (recreated at
+ * its next MakeCurrent); when it is current on another thread, at that
+ * thread's next MakeCurrent or swap. */
+static int resize(rp_exec_t *x, rp_surface_t *s, int wd, int ht, uint32_t fn)
+{
+    s->guessed = 0;
+    if (wd == s->width && ht == s->height)
+        return 0;
+    s->width = wd, s->height = ht;
+    rp_ctx_t *ctx = x->ctx;
+    if (ctx && (ctx->draw == s || ctx->read == s))
+        return make_current(x, ctx, ctx->draw, ctx->read, fn);
+    if (s->xwin) {
+        wsi_t *w = W(x->st);
+        XResizeWindow(w->xdpy, s->xwin, (unsigned)wd, (unsigned)ht);
+        XSync(w->xdpy, False);
+        s->real_w = wd, s->real_h = ht;
+    } else if (s->egl && !surface_bound(x->st, s)) {
+        drop_surface(x->st, s);
+    }
+    return 0;
+}
+
+static int64_t pseudo_arg(const rp_call_t *c, uint32_t i)
+{
+    return i < c->wc->func->nargs ? (int64_t)rec_arg(c, i) : 0;
+}
+
+/* wip15DrawableSize(drawable, width, height) */
+int rp_wsi_drawable_size(rp_exec_t *x, const rp_call_t *c)
+{
+    rp_state_t *st = x->st;
+    uint64_t rec = rec_arg(c, 0);
+    int64_t wd = pseudo_arg(c, 1), ht = pseudo_arg(c, 2);
+    if (!rec)
+        return 0;
+    if (wd <= 0 || ht <= 0 || wd > 16384 || ht > 16384) {
+        rp_warn(x, c->fn, "drawable 0x%llx of %lldx%lld: not a usable size, ignored", (unsigned long long)rec,
+                (long long)wd, (long long)ht);
+        return 0;
+    }
+    rp_surface_t *s = surf_of(st, rp_names_get(&st->ws[W15_GROUP_EGL_SURFACES], rec));
+    if (!s)
+        s = drawable(x, rec); /* a GLX drawable (an X window the trace never created) */
+    if (!s)
+        return st->stop ? -1 : 0;
+    return resize(x, s, (int)wd, (int)ht, c->fn) < 0 ? -1 : 0;
+}
+
+/* wip15ContextConfig(context, share_context, api, major, minor,
+ * profile_mask, flags, red, green, blue, alpha, depth, stencil, samples,
+ * double_buffer, srgb): what the context was created with, after its
+ * creation call; it is created (at its first MakeCurrent) with exactly
+ * this. */
+int rp_wsi_context_config(rp_exec_t *x, const rp_call_t *c)
+{
+    rp_state_t *st = x->st;
+    if (c->wc->func->nargs < 16)
+        return 0;
+    uint64_t rec = rec_arg(c, 0);
+    rp_ctx_t *ctx = ctx_of(st, rp_names_get(&st->ws[W15_GROUP_EGL_CONTEXTS], rec));
+    if (!ctx)
+        ctx = ctx_of(st, rp_names_get(&st->ws[W15_GROUP_GLX_CONTEXTS], rec));
+    if (!ctx) {
+        rp_warn(x, c->fn, "a configuration for context 0x%llx, which the trace did not create",
+                (unsigned long long)rec);
+        return 0;
+    }
+    if (ctx->handle)
+        return 0; /* already created (the configuration came after its MakeCurrent) */
+    uint64_t cid;
+    rp_config_t *cfg = new_config(st, &cid);
+    if (!cfg)
+        return -1;
+    ctx->es = (uint64_t)pseudo_arg(c, 2) == EGL_OPENGL_ES_API;
+    ctx->major = (int)pseudo_arg(c, 3);
+    ctx->minor = (int)pseudo_arg(c, 4);
+    ctx->profile = ctx->es ? 0 : (int)pseudo_arg(c, 5);
+    ctx->flags = (int)pseudo_arg(c, 6);
+    if (ctx->es && !ctx->major)
+        ctx->major = 1;
+    cfg->red = (int)pseudo_arg(c, 7);
+    cfg->green = (int)pseudo_arg(c, 8);
+    cfg->blue = (int)pseudo_arg(c, 9);
+    cfg->alpha = (int)pseudo_arg(c, 10);
+    cfg->depth = (int)pseudo_arg(c, 11);
+    cfg->stencil = (int)pseudo_arg(c, 12);
+    cfg->samples = (int)pseudo_arg(c, 13);
+    cfg->srgb = pseudo_arg(c, 15) != 0;
+    cfg->from_glx = 0; /* exact sizes: no preference for the deepest depth buffer */
+    ctx->config = cfg;
+    return 0;
+}
+
+/* glViewport in a trace without wip15DrawableSize: a window takes the
+ * size of its first viewport. */
 int rp_h_viewport(rp_exec_t *x, const rp_call_t *c)
 {
     rp_ctx_t *ctx = x->ctx;
@@ -1007,18 +1202,8 @@ int rp_h_viewport(rp_exec_t *x, const rp_call_t *c)
     if (s && s->guessed) {
         s->guessed = 0;
         int wd = (int)(c->a[0].i + c->a[2].i), ht = (int)(c->a[1].i + c->a[3].i);
-        if (wd > 0 && ht > 0 && wd <= 16384 && ht <= 16384 && (wd != s->width || ht != s->height)) {
-            s->width = wd, s->height = ht;
-            wsi_t *w = W(x->st);
-            if (s->xwin) {
-                XResizeWindow(w->xdpy, s->xwin, (unsigned)wd, (unsigned)ht);
-                XSync(w->xdpy, False);
-            } else {
-                drop_surface(x->st, s);
-                if (make_current(x, ctx, s, ctx->read == s ? s : ctx->read, c->fn))
-                    return 1;
-            }
-        }
+        if (wd > 0 && ht > 0 && wd <= 16384 && ht <= 16384 && resize(x, s, wd, ht, c->fn))
+            return 1;
     }
     rp_call_t cc = *c;
     return rp_call_real(x, &cc);

@@ -23,19 +23,33 @@ static const char replay_usage[] =
     "  --snapshot FRAMES        write frames as PNG: N, A-B, A-, last, comma-separated\n"
     "  --snapshot-dir DIR       where the PNG files go (default .): DIR/frameN.png\n"
     "  --frames A-B             present and check only frames A..B (all are replayed)\n"
+    "  --check                  compare what the program read back (readback and\n"
+    "                           frame digests) and its glGetError values with the\n"
+    "                           replay's; last line \"checked N readbacks, M frames,\n"
+    "                           E error values: K mismatches\"; exit 1 on a mismatch\n"
     "  --benchmark              no checksums, snapshots or per-call output; print\n"
     "                           calls/s and frames/s\n"
+    "  --timing [LEVEL]         write a .wtf-trace of the replay: frames, draws\n"
+    "                           (default) or all calls timed on the CPU, and the GPU\n"
+    "                           time of each draw, dispatch, clear and blit\n"
+    "  --timing-output PATH     its file (default FILE.replay.wtf-trace, replaced)\n"
+    "  --order gseq|file        across threads: the recorded order of synchronising\n"
+    "                           calls (default), or the file's (for tests)\n"
     "  --window                 replay GLX traces in windows on $DISPLAY\n"
     "  --strict                 a call that cannot replay is an error\n"
     "  -q, --quiet              no warnings, no progress\n"
     "  -h, --help               show this help\n"
     "\n"
     "Exit status: 0 the replay reached the end of the trace (or the last complete\n"
-    "call of a truncated one), 1 an error (corrupt trace, no GL, --strict), 2 usage.\n";
+    "call of a truncated one), 1 an error (corrupt trace, no GL, --strict) or a\n"
+    "--check mismatch, 2 usage.\n";
 
 int cmd_replay(int argc, char **argv)
 {
-    enum { O_CHECKSUMS = 256, O_FORMAT, O_SNAPSHOT, O_SNAPDIR, O_FRAMES, O_BENCH, O_WINDOW, O_STRICT };
+    enum {
+        O_CHECKSUMS = 256, O_FORMAT, O_SNAPSHOT, O_SNAPDIR, O_FRAMES, O_BENCH, O_WINDOW, O_STRICT, O_CHECK,
+        O_TIMING, O_TIMING_OUT, O_ORDER
+    };
     static const struct option longopts[] = {
         {"checksums", no_argument, NULL, O_CHECKSUMS},
         {"checksum-format", required_argument, NULL, O_FORMAT},
@@ -45,6 +59,10 @@ int cmd_replay(int argc, char **argv)
         {"benchmark", no_argument, NULL, O_BENCH},
         {"window", no_argument, NULL, O_WINDOW},
         {"strict", no_argument, NULL, O_STRICT},
+        {"check", no_argument, NULL, O_CHECK},
+        {"timing", optional_argument, NULL, O_TIMING},
+        {"timing-output", required_argument, NULL, O_TIMING_OUT},
+        {"order", required_argument, NULL, O_ORDER},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -85,6 +103,36 @@ int cmd_replay(int argc, char **argv)
         case O_BENCH: o.benchmark = 1; break;
         case O_WINDOW: o.window = 1; break;
         case O_STRICT: o.strict = 1; break;
+        case O_CHECK: o.check = 1; break;
+        case O_TIMING: {
+            /* --timing, --timing=LEVEL or --timing LEVEL */
+            const char *lv = optarg;
+            if (!lv && optind < argc && (strcmp(argv[optind], "frames") == 0 ||
+                                         strcmp(argv[optind], "draws") == 0 || strcmp(argv[optind], "all") == 0))
+                lv = argv[optind++];
+            if (!lv || strcmp(lv, "draws") == 0)
+                o.timing = RP_TIMING_DRAWS;
+            else if (strcmp(lv, "frames") == 0)
+                o.timing = RP_TIMING_FRAMES;
+            else if (strcmp(lv, "all") == 0)
+                o.timing = RP_TIMING_ALL;
+            else {
+                fprintf(stderr, "wip15 replay: --timing: frames, draws or all, not '%s'\n", lv);
+                return 2;
+            }
+            break;
+        }
+        case O_TIMING_OUT: o.timing_path = optarg; break;
+        case O_ORDER:
+            if (strcmp(optarg, "file") == 0)
+                o.file_order = 1;
+            else if (strcmp(optarg, "gseq") == 0)
+                o.file_order = 0;
+            else {
+                fprintf(stderr, "wip15 replay: --order: gseq or file, not '%s'\n", optarg);
+                return 2;
+            }
+            break;
         case 'q': o.quiet = 1; break;
         case 'h': fputs(replay_usage, stdout); return 0;
         default: fputs(replay_usage, stderr); return 2;
@@ -98,8 +146,12 @@ int cmd_replay(int argc, char **argv)
         fprintf(stderr, "wip15 replay: --snapshot-dir needs --snapshot\n");
         return 2;
     }
-    if (o.benchmark && (o.checksums || snapshot)) {
-        fprintf(stderr, "wip15 replay: --benchmark takes no --checksums or --snapshot\n");
+    if (o.benchmark && (o.checksums || snapshot || o.check || o.timing)) {
+        fprintf(stderr, "wip15 replay: --benchmark takes no --checksums, --snapshot, --check or --timing\n");
+        return 2;
+    }
+    if (o.timing_path && !o.timing) {
+        fprintf(stderr, "wip15 replay: --timing-output needs --timing\n");
         return 2;
     }
     o.path = argv[optind];

@@ -5,11 +5,14 @@ invocation runs one test:
   run_replay.py [options] KIND -- PROGRAM [ARGS...]
 
 KIND:
-  frames     trace PROGRAM with `wip15 trace`, replay it headless with
-             --checksums: exit 0, one "frame N <hex>" line per recorded
-             swap, and the same lines from a second replay (a replay is
-             deterministic); with --window also replayed with --window on
-             $DISPLAY: the same checksums (headless == window).
+  frames     trace PROGRAM with `wip15 trace --frame-digests`, replay it
+             headless with --checksums: exit 0, one "frame N <hex>" line per
+             recorded swap, and the same lines from a second replay (a replay
+             is deterministic); `--check` finds no mismatch and compares
+             every frame (the replay shows what the program showed, reads
+             back what it read, gets the GL errors it got); with --window
+             also replayed with --window on $DISPLAY: the same checksums
+             (headless == window).
   selfcheck  PROGRAM is tests/replay/colors_egl (it checks its own pixels
              natively): the replay's MD5 of each frame must be the MD5 of
              the picture the program draws, computed here.
@@ -26,6 +29,13 @@ KIND:
              colors_egl): its frames are the picture colors_egl draws.
   usage      options and exit codes of `wip15 replay` (--trace FILE: a good
              trace): 2 for bad usage, 1 for a missing file, 0 otherwise.
+  order      PROGRAM is tests/replay/order_egl (one thread uploads a texture,
+             another draws it after a fence; the program checks its own
+             pixels): the replay with --check --checksums must show frame i
+             in colour(i) with no mismatch, and the same replay in the
+             file's order (--order file) must NOT: else the trace does not
+             put the upload after the draw in the file, and the test could
+             not tell a right order from a wrong one.
 
 Options:
   --wip15 PATH       the wip15 command
@@ -64,13 +74,13 @@ def run(cmd, **kw):
 
 
 def trace(a, prog, out):
-    r = run([a.wip15, 'trace', '-q', '--stream', 'none', '-o', out, '--'] + prog)
+    r = run([a.wip15, 'trace', '-q', '--stream', 'none', '--frame-digests', '-o', out, '--'] + prog)
     if r.returncode != 0:
         fail('traced program exited %d:\n%s%s' % (r.returncode, r.stdout, r.stderr))
 
 
 def trace_for(a, prog, out, seconds):
-    p = subprocess.Popen([a.wip15, 'trace', '-q', '-o', out, '--'] + prog,
+    p = subprocess.Popen([a.wip15, 'trace', '-q', '--frame-digests', '-o', out, '--'] + prog,
                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     time.sleep(seconds)
     p.send_signal(signal.SIGINT)
@@ -126,6 +136,13 @@ def kind_frames(a, path):
     l2 = frame_lines(replay(a, path, '-q', '--checksums'))
     if l1 != l2:
         fail('two headless replays differ')
+    # what the program read back and showed (digests recorded at capture)
+    r = run([a.wip15, 'replay', '-q', '--check', path])
+    checked = check_line(r)
+    if r.returncode != 0 or checked[3]:
+        fail('--check: exit %d, %s\n%s%s' % (r.returncode, checked, r.stdout, r.stderr))
+    if checked[1] != n:
+        fail('--check compared %d frames of %d swaps (frame digests missing?)' % (checked[1], n))
     if a.window:
         if not os.environ.get('DISPLAY'):
             fail('--window needs DISPLAY')
@@ -133,7 +150,8 @@ def kind_frames(a, path):
         if lw != l1:
             diff = [(x, y) for x, y in zip(l1, lw) if x != y][:5]
             fail('headless and window checksums differ: %s' % diff)
-    print('ok: %d frames%s' % (len(l1), ', headless == window' if a.window else ''))
+    print('ok: %d frames%s; --check: %d readbacks, %d frames, %d error values, no mismatch'
+          % (len(l1), ', headless == window' if a.window else '', checked[0], checked[1], checked[2]))
 
 
 def colors_md5():
@@ -195,6 +213,43 @@ def kind_midstart(a, prog, path):
     print('ok: refused')
 
 
+ORDER_W, ORDER_H, ORDER_FRAMES = 32, 32, 6
+
+
+def order_colour(i):
+    return bytes([(40 * i + 20) & 255, (255 - 30 * i) & 255, (i * 97) & 255, 255])
+
+
+def check_line(r):
+    m = re.search(r'^checked (\d+) readbacks, (\d+) frames, (\d+) error values: (\d+) mismatches$',
+                  r.stdout, re.M)
+    if not m:
+        fail('no --check summary line in:\n%s' % r.stdout)
+    return [int(x) for x in m.groups()]
+
+
+def kind_order(a, path):
+    want = ['frame %d %s' % (i, hashlib.md5(order_colour(i) * (ORDER_W * ORDER_H)).hexdigest())
+            for i in range(ORDER_FRAMES)]
+    r = run([a.wip15, 'replay', '--check', '--checksums', '--checksum-format', 'md5', path])
+    got = [ln for ln in r.stdout.splitlines() if ln.startswith('frame ')]
+    checked = check_line(r)
+    if r.returncode != 0 or got != want or checked[3]:
+        fail('replay in wip15.gseq order: exit %d, frames %s (expected %s), check %s\n%s'
+             % (r.returncode, got, want, checked, r.stderr))
+    r2 = run([a.wip15, 'replay', '-q', '--order', 'file', '--check', '--checksums', '--checksum-format', 'md5',
+              path])
+    got2 = [ln for ln in r2.stdout.splitlines() if ln.startswith('frame ')]
+    checked2 = check_line(r2)
+    if got2 == want and not checked2[3]:
+        fail('the replay in the file\'s order gives the right frames too: this trace does not test the '
+             'order (the tracer wrote the upload before the draws)')
+    print('ok: %d frames right in wip15.gseq order (checked %d readbacks, %d frames); in the file\'s order '
+          '%d of them wrong, %d check mismatches (exit %d)'
+          % (len(got), checked[0], checked[1], sum(1 for x, y in zip(got2, want) if x != y) +
+             max(0, len(want) - len(got2)), checked2[3], r2.returncode))
+
+
 def kind_data(a):
     kind_selfcheck(a, a.trace)
 
@@ -220,7 +275,7 @@ def kind_usage(a):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('kind', choices=['frames', 'selfcheck', 'gears', 'hostile', 'bench', 'data',
-                                     'usage', 'midstart'])
+                                     'usage', 'midstart', 'order'])
     ap.add_argument('--wip15', default='wip15')
     ap.add_argument('--window', action='store_true')
     ap.add_argument('--warn', action='append')
@@ -259,6 +314,8 @@ def main():
             kind_frames(a, path)
         elif a.kind == 'selfcheck':
             kind_selfcheck(a, path)
+        elif a.kind == 'order':
+            kind_order(a, path)
         else:
             print(replay(a, path, '-q', '--benchmark').stdout, end='')
     finally:

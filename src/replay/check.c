@@ -1,0 +1,160 @@
+/* check.c -- --check: does the replay produce what the program saw?
+ *
+ * Owns: the comparisons and their counts.  Three kinds:
+ *  - readbacks: every `wip15.digest` entry of a call (an output GL filled
+ *    with data: glReadPixels, glGetTexImage, glGetBufferSubData, ...: its
+ *    size and XXH3-64) against XXH3-64 of the same number of bytes the
+ *    replayed call wrote into its output (decode.c zeroes such outputs
+ *    first and makes them at least that large);
+ *  - frames: each wip15FrameDigest pseudo-call (written by
+ *    `wip15 trace --frame-digests` just before a swap) against XXH3-64 of
+ *    the replay's back buffer read at the same point with the recorded
+ *    size, format and type (rows bottom-up, tightly packed, frames.c);
+ *  - error values: the result of every glGetError against the recorded one.
+ * The first mismatch is reported with the call's index in the trace, its
+ * traced thread, its frame and its function, the next ones (up to
+ * MAX_REPORTED) more briefly; the last line, on stdout, reads
+ * "checked N readbacks, M frames, E error values: K mismatches".
+ * With --frames A-B only the calls of frames A..B are compared.
+ * May use: rp.h, frames.c (rp_frames_read), libxxhash.
+ * Must never: change GL state or raise a GL error (frames.c restores what
+ * its readback touches).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "funcs.h"
+#include "rp.h"
+
+#define MAX_REPORTED 10
+
+void rp_check_init(rp_state_t *st)
+{
+    st->fn_get_error = W15F_glGetError;
+}
+
+static int in_range(const rp_state_t *st)
+{
+    return st->frame >= st->o->first && st->frame <= st->o->last;
+}
+
+static void mismatch(rp_exec_t *x, const w15_call_t *wc, const char *fname, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void mismatch(rp_exec_t *x, const w15_call_t *wc, const char *fname, const char *fmt, ...)
+{
+    rp_state_t *st = x->st;
+    uint64_t k = ++st->chk_mismatches;
+    if (k > MAX_REPORTED || st->o->quiet)
+        return;
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (k == 1)
+        rp_note(st, "check: first mismatch at call %llu (thread %llu, frame %llu, %s): %s",
+                (unsigned long long)wc->index, (unsigned long long)x->tid, (unsigned long long)st->frame,
+                fname, buf);
+    else
+        rp_note(st, "check: mismatch at call %llu (thread %llu, frame %llu, %s): %s%s",
+                (unsigned long long)wc->index, (unsigned long long)x->tid, (unsigned long long)st->frame,
+                fname, buf, k == MAX_REPORTED ? " (further mismatches are only counted)" : "");
+}
+
+static uint64_t rec_u(const w15_value_t *v)
+{
+    if (!v || !v->count || v->type.is_array)
+        return 0;
+    switch (v->type.base) {
+    case W15_UINT: case W15_PTR: return v->v.u[0];
+    case W15_INT: return (uint64_t)v->v.i[0];
+    default: return 0;
+    }
+}
+
+void rp_check_call(rp_exec_t *x, const rp_call_t *c)
+{
+    rp_state_t *st = x->st;
+    if (!in_range(st))
+        return;
+    const char *fname = w15_str(w15_funcs[c->fn].name);
+    if (c->fn == st->fn_get_error && c->wc->result) {
+        st->chk_errors++;
+        uint32_t rec = (uint32_t)rec_u(c->wc->result), got = (uint32_t)c->r.u;
+        if (rec != got)
+            mismatch(x, c->wc, fname, "glGetError returned 0x%04x when recorded, 0x%04x now", rec, got);
+    }
+    for (uint32_t k = 0; k < c->ndig; k++) {
+        const w15_digest_entry_t *d = &c->dig[k];
+        if (d->param >= c->nargs)
+            continue; /* a result's digest: nothing to compare here */
+        const w15_param_sig_t *ps = &w15_params[w15_funcs[c->fn].first_param + d->param];
+        const void *p = c->a[d->param].vp;
+        st->chk_readbacks++;
+        if (!p) {
+            mismatch(x, c->wc, fname, "parameter %s: %llu bytes read back when recorded, none now",
+                     w15_str(ps->name), (unsigned long long)d->size);
+            continue;
+        }
+        uint64_t h = XXH3_64bits(p, (size_t)d->size);
+        if (h != d->hash)
+            mismatch(x, c->wc, fname, "parameter %s: the %llu bytes read back differ (xxh3 %016llx when "
+                                      "recorded, %016llx now)",
+                     w15_str(ps->name), (unsigned long long)d->size, (unsigned long long)d->hash,
+                     (unsigned long long)h);
+    }
+}
+
+/* wip15FrameDigest(frame, width, height, format, type, digest) */
+int rp_check_frame_digest(rp_exec_t *x, const rp_call_t *c)
+{
+    rp_state_t *st = x->st;
+    if (!st->o->check || !in_range(st) || c->wc->func->nargs < 6)
+        return 0;
+    const w15_value_t *a = c->wc->args;
+    uint64_t frame = rec_u(&a[0]), want = rec_u(&a[5]);
+    int64_t w = (int64_t)rec_u(&a[1]), h = (int64_t)rec_u(&a[2]);
+    uint32_t format = (uint32_t)rec_u(&a[3]), type = (uint32_t)rec_u(&a[4]);
+    const char *fname = w15_str(w15_funcs[c->fn].name);
+    if (!x->ctx) {
+        st->chk_frames++;
+        mismatch(x, c->wc, fname, "frame %llu: no context current to read it from", (unsigned long long)frame);
+        return 0;
+    }
+    if (w <= 0 || h <= 0 || w > 16384 || h > 16384) {
+        rp_warn(x, c->fn, "a frame digest of %lldx%lld pixels: not checked", (long long)w, (long long)h);
+        return 0;
+    }
+    size_t n = rp_frames_read(x, (int)w, (int)h, format, type, &x->fbuf, &x->fcap);
+    if (!n) {
+        if (st->stop)
+            return -1;
+        rp_warn(x, c->fn, "frame digests read as format 0x%x, type 0x%x: not known here, not checked", format,
+                type);
+        return 0;
+    }
+    st->chk_frames++;
+    uint64_t got = XXH3_64bits(x->fbuf, n);
+    if (got != want) {
+        rp_surface_t *s = x->ctx->draw;
+        char size[96] = "";
+        if (s && (s->width != w || s->height != h))
+            snprintf(size, sizeof size, " (the replay's drawable is %dx%d, the recorded frame %lldx%lld)",
+                     s->width, s->height, (long long)w, (long long)h);
+        mismatch(x, c->wc, fname, "frame %llu differs: xxh3 %016llx when recorded, %016llx now%s",
+                 (unsigned long long)frame, (unsigned long long)want, (unsigned long long)got, size);
+    }
+    return 0;
+}
+
+int rp_check_end(rp_state_t *st)
+{
+    fprintf(st->o->out, "checked %llu readbacks, %llu frames, %llu error values: %llu mismatches\n",
+            (unsigned long long)st->chk_readbacks, (unsigned long long)st->chk_frames,
+            (unsigned long long)st->chk_errors, (unsigned long long)st->chk_mismatches);
+    return st->chk_mismatches != 0;
+}

@@ -1,0 +1,429 @@
+/* mem.c -- the program's memory that the trace holds apart from call
+ * arguments: client memory (wip15ClientMemory), client-side arrays
+ * (wip15ClientArray) and writes through buffer mappings (wip15BufferWrite).
+ * docs/FORMAT.md "Captured memory and surfaces" defines them.
+ *
+ * Owns: each thread's pending client memory (struct rp_cmem: the ranges
+ * recorded for its next real call, copied into one block the driver reads;
+ * used up by that call), the re-pointing of client arrays at those copies,
+ * and the writes into the replay's own buffer mappings.
+ * May use: rp.h, the GL entry points through rp_addr, the reader (blobs).
+ * Must never: leave GL state changed (bindings it touches are restored),
+ * raise a GL error (only calls valid in the context's version), free memory
+ * a client array of the driver may still point to before the thread ends.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "funcs.h"
+#include "rp.h"
+
+#define GL_ARRAY_BUFFER 0x8892
+#define GL_ARRAY_BUFFER_BINDING 0x8894
+#define GL_COPY_WRITE_BUFFER 0x8F37
+#define GL_COPY_WRITE_BUFFER_BINDING 0x8F37
+#define GL_BUFFER_SIZE 0x8764
+#define GL_BUFFER_MAP_POINTER 0x88BD
+#define GL_BUFFER_MAP_LENGTH 0x9120
+#define GL_BUFFER_MAP_OFFSET 0x9121
+#define GL_CLIENT_ACTIVE_TEXTURE 0x84E1
+#define GL_TEXTURE0 0x84C0
+#define GL_VERTEX_ARRAY 0x8074
+#define GL_NORMAL_ARRAY 0x8075
+#define GL_COLOR_ARRAY 0x8076
+#define GL_INDEX_ARRAY 0x8077
+#define GL_TEXTURE_COORD_ARRAY 0x8078
+#define GL_EDGE_FLAG_ARRAY 0x8079
+#define GL_FOG_COORD_ARRAY 0x8457
+#define GL_SECONDARY_COLOR_ARRAY 0x845E
+#define GL_POINT_SIZE_ARRAY_OES 0x8B9C
+#define GL_VERTEX_ATTRIB_ARRAY_POINTER 0x8645
+
+typedef struct crange {
+    uint64_t addr; /* the program's address */
+    size_t size;
+    size_t off;    /* its copy: cm->buf + off */
+} crange_t;
+
+struct rp_cmem {
+    crange_t *r;
+    uint32_t rcap;
+    uint8_t *buf;
+    size_t used, cap;
+    uint8_t **old;      /* earlier blocks: client arrays may still point there */
+    uint32_t nold;
+    int arrays;         /* wip15ClientArray before the coming call */
+    uint32_t warn_fn, warn_param; /* a client pointer set without its data */
+    int warn_pending;
+};
+
+/* ---- GL entry points -------------------------------------------------- */
+
+typedef unsigned int glenum_t;
+typedef void (*pfn_attrib)(unsigned, int, glenum_t, unsigned char, int, const void *);
+typedef void (*pfn_attrib_i)(unsigned, int, glenum_t, int, const void *);
+typedef void (*pfn_size_type)(int, glenum_t, int, const void *);
+typedef void (*pfn_type)(glenum_t, int, const void *);
+typedef void (*pfn_stride)(int, const void *);
+typedef void (*pfn_enum)(glenum_t);
+typedef void (*pfn_geti)(glenum_t, int *);
+typedef void (*pfn_bind)(glenum_t, unsigned);
+typedef void (*pfn_getptr)(glenum_t, glenum_t, void **);
+typedef void (*pfn_getbp)(glenum_t, glenum_t, int *);
+typedef void (*pfn_getbp64)(glenum_t, glenum_t, int64_t *);
+typedef void (*pfn_subdata)(glenum_t, intptr_t, intptr_t, const void *);
+typedef void (*pfn_nptr)(unsigned, glenum_t, void **);
+typedef void (*pfn_nbp64)(unsigned, glenum_t, int64_t *);
+typedef void (*pfn_nsubdata)(unsigned, intptr_t, intptr_t, const void *);
+
+#define GLF(st, name) rp_addr((st), W15F_##name)
+
+int rp_mem_init(rp_state_t *st)
+{
+    (void)st;
+    return 0;
+}
+
+void rp_mem_end(rp_state_t *st)
+{
+    (void)st;
+}
+
+void rp_mem_exec_free(rp_exec_t *x)
+{
+    struct rp_cmem *cm = x->cmem;
+    if (!cm)
+        return;
+    for (uint32_t i = 0; i < cm->nold; i++)
+        free(cm->old[i]);
+    free(cm->old);
+    free(cm->buf);
+    free(cm->r);
+    free(cm);
+    x->cmem = NULL;
+    x->ncmem = 0;
+}
+
+static struct rp_cmem *cmem(rp_exec_t *x)
+{
+    if (!x->cmem)
+        x->cmem = calloc(1, sizeof *x->cmem);
+    return x->cmem;
+}
+
+/* ---- wip15ClientMemory(address, bytes) ------------------------------- */
+
+static uint64_t arg_u(const rp_call_t *c, uint32_t i)
+{
+    const w15_value_t *v = &c->wc->args[i];
+    if (i >= c->wc->func->nargs || !v->count || v->type.is_array)
+        return 0;
+    switch (v->type.base) {
+    case W15_UINT: case W15_PTR: return v->v.u[0];
+    case W15_INT: return (uint64_t)v->v.i[0];
+    case W15_BOOL: return v->v.b[0];
+    default: return 0;
+    }
+}
+
+int rp_mem_client_memory(rp_exec_t *x, const rp_call_t *c)
+{
+    rp_state_t *st = x->st;
+    const w15_value_t *bv = &c->wc->args[1];
+    if (!bv->count || bv->type.base != W15_DATA)
+        return 0;
+    const w15_blob_t *b = &bv->v.data[0];
+    w15_error_t err;
+    const uint8_t *d = w15_reader_blob(st->rd, b, &err);
+    if (!d) {
+        rp_fatal(st, "%s", err.msg);
+        return -1;
+    }
+    struct rp_cmem *cm = cmem(x);
+    if (!cm)
+        goto nomem;
+    if (x->ncmem == cm->rcap) {
+        uint32_t n = cm->rcap ? cm->rcap * 2 : 8;
+        crange_t *r = realloc(cm->r, (size_t)n * sizeof *r);
+        if (!r)
+            goto nomem;
+        cm->r = r, cm->rcap = n;
+    }
+    size_t need = cm->used + ((b->size + 15u) & ~(size_t)15);
+    if (need > cm->cap) {
+        /* a new block; the old one stays allocated (the driver may still
+         * hold client array pointers into it) until the thread ends */
+        size_t cap = cm->cap ? cm->cap * 2 : (64u << 10);
+        while (cap < need)
+            cap *= 2;
+        uint8_t *nb = malloc(cap);
+        uint8_t **old = cm->buf ? realloc(cm->old, (size_t)(cm->nold + 1) * sizeof *old) : cm->old;
+        if (!nb || (cm->buf && !old)) {
+            free(nb);
+            goto nomem;
+        }
+        if (cm->used)
+            memcpy(nb, cm->buf, cm->used);
+        if (cm->buf) {
+            cm->old = old;
+            cm->old[cm->nold++] = cm->buf;
+        }
+        cm->buf = nb, cm->cap = cap;
+    }
+    crange_t *r = &cm->r[x->ncmem++];
+    r->addr = arg_u(c, 0);
+    r->size = b->size;
+    r->off = cm->used;
+    if (b->size)
+        memcpy(cm->buf + r->off, d, b->size);
+    cm->used = need;
+    return 0;
+nomem:
+    rp_fatal(st, "out of memory (client memory of %u bytes)", b->size);
+    return -1;
+}
+
+void *rp_mem_translate(rp_exec_t *x, uint64_t p)
+{
+    struct rp_cmem *cm = x->cmem;
+    for (uint32_t i = 0; i < x->ncmem; i++) {
+        const crange_t *r = &cm->r[i];
+        if (p >= r->addr && p - r->addr < r->size)
+            return cm->buf + r->off + (p - r->addr);
+    }
+    return NULL;
+}
+
+/* The replay's address for an array based at p: inside a range when p is;
+ * else (the array's first element read is past its base: glDrawArrays
+ * with first > 0) shifted like the nearest range above p.  NULL: none. */
+static void *array_base(rp_exec_t *x, uint64_t p)
+{
+    void *m = rp_mem_translate(x, p);
+    if (m || !x->ncmem)
+        return m;
+    struct rp_cmem *cm = x->cmem;
+    const crange_t *best = NULL;
+    for (uint32_t i = 0; i < x->ncmem; i++)
+        if (cm->r[i].addr > p && (!best || cm->r[i].addr < best->addr))
+            best = &cm->r[i];
+    if (!best)
+        return NULL;
+    return (void *)((uintptr_t)(cm->buf + best->off) - (uintptr_t)(best->addr - p));
+}
+
+void rp_mem_after_call(rp_exec_t *x, uint32_t fn)
+{
+    struct rp_cmem *cm = x->cmem;
+    if (!cm)
+        return;
+    if (cm->warn_pending && fn < w15_nfuncs && (w15_funcs[fn].flags & W15_FN_VERTEX_DRAW)) {
+        if (!cm->arrays) {
+            const w15_func_sig_t *fs = &w15_funcs[cm->warn_fn];
+            rp_warn(x, cm->warn_fn,
+                    "parameter %s points at client memory, and a draw (%s) reads it without the trace "
+                    "holding that memory (no wip15ClientArray before it: a trace made before client "
+                    "arrays were captured?); the draw reads zeros",
+                    w15_str(w15_params[fs->first_param + cm->warn_param].name), w15_str(w15_funcs[fn].name));
+        }
+        cm->warn_pending = 0;
+    }
+    x->ncmem = 0;
+    cm->used = 0;
+    cm->arrays = 0;
+}
+
+void rp_mem_client_pointer(rp_exec_t *x, uint32_t fn, uint32_t param)
+{
+    struct rp_cmem *cm = cmem(x);
+    if (!cm || cm->warn_pending)
+        return;
+    cm->warn_pending = 1;
+    cm->warn_fn = fn;
+    cm->warn_param = param;
+}
+
+/* ---- wip15ClientArray(array, index, size, type, stride, flags, pointer,
+ *      divisor) ------------------------------------------------------- */
+
+int rp_mem_client_array(rp_exec_t *x, const rp_call_t *c)
+{
+    rp_state_t *st = x->st;
+    if (!x->ctx)
+        return 0;
+    uint32_t array = (uint32_t)arg_u(c, 0), index = (uint32_t)arg_u(c, 1), type = (uint32_t)arg_u(c, 3),
+             flags = (uint32_t)arg_u(c, 5);
+    int size = (int)(int64_t)arg_u(c, 2), stride = (int)(int64_t)arg_u(c, 4);
+    uint64_t rec = arg_u(c, 6);
+    struct rp_cmem *cm = cmem(x);
+    if (!cm)
+        return 0;
+    cm->arrays = 1;
+    void *p = rec ? array_base(x, rec) : NULL;
+    if (rec && !p) {
+        p = rp_zeros(st);
+        rp_warn(x, W15F_wip15ClientArray, "array 0x%x points at 0x%llx, outside every wip15ClientMemory "
+                                          "before the draw; the draw reads zeros",
+                array, (unsigned long long)rec);
+        if (!p)
+            return 0;
+    }
+    pfn_geti geti = (pfn_geti)GLF(st, glGetIntegerv);
+    pfn_bind bind = (pfn_bind)GLF(st, glBindBuffer);
+    if (!geti || !bind)
+        return 0;
+    int ab = 0;
+    geti(GL_ARRAY_BUFFER_BINDING, &ab);
+    if (ab)
+        bind(GL_ARRAY_BUFFER, 0); /* a client pointer: no buffer while it is set */
+    void *f;
+    switch (array) {
+    case GL_VERTEX_ATTRIB_ARRAY_POINTER:
+        if (flags & 4) {
+            if ((f = GLF(st, glVertexAttribLPointer)))
+                ((pfn_attrib_i)f)(index, size, type, stride, p);
+        } else if (flags & 2) {
+            if ((f = GLF(st, glVertexAttribIPointer)))
+                ((pfn_attrib_i)f)(index, size, type, stride, p);
+        } else if ((f = GLF(st, glVertexAttribPointer))) {
+            ((pfn_attrib)f)(index, size, type, (unsigned char)(flags & 1), stride, p);
+        }
+        break;
+    case GL_VERTEX_ARRAY:
+        if ((f = GLF(st, glVertexPointer)))
+            ((pfn_size_type)f)(size, type, stride, p);
+        break;
+    case GL_COLOR_ARRAY:
+        if ((f = GLF(st, glColorPointer)))
+            ((pfn_size_type)f)(size, type, stride, p);
+        break;
+    case GL_SECONDARY_COLOR_ARRAY:
+        if ((f = GLF(st, glSecondaryColorPointer)))
+            ((pfn_size_type)f)(size, type, stride, p);
+        break;
+    case GL_NORMAL_ARRAY:
+        if ((f = GLF(st, glNormalPointer)))
+            ((pfn_type)f)(type, stride, p);
+        break;
+    case GL_FOG_COORD_ARRAY:
+        if ((f = GLF(st, glFogCoordPointer)))
+            ((pfn_type)f)(type, stride, p);
+        break;
+    case GL_INDEX_ARRAY:
+        if ((f = GLF(st, glIndexPointer)))
+            ((pfn_type)f)(type, stride, p);
+        break;
+    case GL_POINT_SIZE_ARRAY_OES:
+        if ((f = GLF(st, glPointSizePointerOES)))
+            ((pfn_type)f)(type, stride, p);
+        break;
+    case GL_EDGE_FLAG_ARRAY:
+        if ((f = GLF(st, glEdgeFlagPointer)))
+            ((pfn_stride)f)(stride, p);
+        break;
+    case GL_TEXTURE_COORD_ARRAY: {
+        pfn_enum cat = (pfn_enum)GLF(st, glClientActiveTexture);
+        int unit = 0;
+        if (cat) {
+            geti(GL_CLIENT_ACTIVE_TEXTURE, &unit);
+            if ((uint32_t)unit != GL_TEXTURE0 + index)
+                cat(GL_TEXTURE0 + index);
+        }
+        if ((f = GLF(st, glTexCoordPointer)))
+            ((pfn_size_type)f)(size, type, stride, p);
+        if (cat && (uint32_t)unit != GL_TEXTURE0 + index)
+            cat((glenum_t)unit);
+        break;
+    }
+    default:
+        rp_warn(x, W15F_wip15ClientArray, "unknown client array 0x%x; not re-pointed", array);
+        break;
+    }
+    if (ab)
+        bind(GL_ARRAY_BUFFER, (unsigned)ab);
+    return 0;
+}
+
+/* ---- wip15BufferWrite(buffer, offset, bytes) ------------------------- */
+
+int rp_mem_buffer_write(rp_exec_t *x, const rp_call_t *c)
+{
+    rp_state_t *st = x->st;
+    rp_ctx_t *ctx = x->ctx;
+    const w15_value_t *bv = &c->wc->args[2];
+    if (!bv->count || bv->type.base != W15_DATA)
+        return 0;
+    if (!ctx) {
+        rp_warn(x, W15F_wip15BufferWrite, "a buffer write with no context current; not replayed");
+        return 0;
+    }
+    const w15_blob_t *b = &bv->v.data[0];
+    w15_error_t err;
+    const uint8_t *d = w15_reader_blob(st->rd, b, &err);
+    if (!d) {
+        rp_fatal(st, "%s", err.msg);
+        return -1;
+    }
+    uint64_t buffer = rp_names_get(rp_ns(x, W15_GROUP_GL_BUFFERS), arg_u(c, 0));
+    uint64_t off = arg_u(c, 1), size = b->size;
+    rp_ctx_version(x, ctx);
+    int v = ctx->gl_major * 10 + ctx->gl_minor;
+    void *map = NULL;
+    int64_t moff = 0, mlen = 0;
+    if (!ctx->gl_es && v >= 45) {
+        pfn_nptr gp = (pfn_nptr)GLF(st, glGetNamedBufferPointerv);
+        pfn_nbp64 gq = (pfn_nbp64)GLF(st, glGetNamedBufferParameteri64v);
+        pfn_nsubdata sub = (pfn_nsubdata)GLF(st, glNamedBufferSubData);
+        if (!gp || !gq || !sub)
+            goto cannot;
+        gp((unsigned)buffer, GL_BUFFER_MAP_POINTER, &map);
+        if (map) {
+            gq((unsigned)buffer, GL_BUFFER_MAP_OFFSET, &moff);
+            gq((unsigned)buffer, GL_BUFFER_MAP_LENGTH, &mlen);
+        }
+        if (map && (int64_t)off >= moff && (int64_t)(off + size) <= moff + mlen)
+            memcpy((uint8_t *)map + (off - (uint64_t)moff), d, size);
+        else
+            sub((unsigned)buffer, (intptr_t)off, (intptr_t)size, d);
+        return 0;
+    }
+    /* bind it at a target of our own choice for the queries, and back */
+    int es2 = ctx->gl_es && ctx->gl_major < 3;
+    int copyw = ctx->gl_es ? ctx->gl_major >= 3 : v >= 31;
+    uint32_t target = copyw ? GL_COPY_WRITE_BUFFER : GL_ARRAY_BUFFER;
+    uint32_t binding = copyw ? GL_COPY_WRITE_BUFFER_BINDING : GL_ARRAY_BUFFER_BINDING;
+    pfn_geti geti = (pfn_geti)GLF(st, glGetIntegerv);
+    pfn_bind bind = (pfn_bind)GLF(st, glBindBuffer);
+    pfn_getptr gp = es2 ? (pfn_getptr)GLF(st, glGetBufferPointervOES) : (pfn_getptr)GLF(st, glGetBufferPointerv);
+    pfn_getbp gq = (pfn_getbp)GLF(st, glGetBufferParameteriv);
+    pfn_subdata sub = (pfn_subdata)GLF(st, glBufferSubData);
+    if (!geti || !bind || !gq || !sub)
+        goto cannot;
+    int old = 0;
+    geti(binding, &old);
+    if ((uint64_t)old != buffer)
+        bind(target, (unsigned)buffer);
+    if (gp)
+        gp(target, GL_BUFFER_MAP_POINTER, &map);
+    if (map) {
+        int has_range = ctx->gl_es ? ctx->gl_major >= 3 : v >= 30;
+        int o = 0, l = 0;
+        if (has_range) {
+            gq(target, GL_BUFFER_MAP_OFFSET, &o);
+            gq(target, GL_BUFFER_MAP_LENGTH, &l);
+        } else {
+            gq(target, GL_BUFFER_SIZE, &l); /* glMapBuffer(OES): the whole buffer */
+        }
+        moff = o, mlen = l;
+    }
+    if (map && (int64_t)off >= moff && (int64_t)(off + size) <= moff + mlen)
+        memcpy((uint8_t *)map + (off - (uint64_t)moff), d, size);
+    else
+        sub(target, (intptr_t)off, (intptr_t)size, d);
+    if ((uint64_t)old != buffer)
+        bind(target, (unsigned)old);
+    return 0;
+cannot:
+    rp_warn(x, W15F_wip15BufferWrite, "the replaying GL lacks the buffer functions to replay mapped writes");
+    return 0;
+}
