@@ -13,10 +13,10 @@
 #include <string.h>
 #include <time.h>
 
-#define QUEUE_MAX ((size_t)64 << 20)
+#define QUEUE_MAX ((size_t)32 << 20) /* with FREE_MAX chunks kept and the writer's buffers: <= 64 MiB extra RSS */
 #define IDLE_NS 50000000L /* the output thread's wait when the queue is empty */
 #define BUF_INITIAL (((size_t)1 << 20) + 65536)
-#define FREE_MAX 16
+#define FREE_MAX 8
 #define TM_BYTES ((size_t)W15_TM_CAP * sizeof(w15_tmrec_t))
 
 static pthread_mutex_t qlock = PTHREAD_MUTEX_INITIALIZER;

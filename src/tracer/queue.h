@@ -1,6 +1,6 @@
 /* queue.h -- the chunk queue between the GL threads and the output
  * thread.  Owns the FIFO of finished chunks (a thread's encoded calls and
- * its timing records), bounded to 64 MiB of bytes and records (a producer
+ * its timing records), bounded to 32 MiB of bytes and records (a producer
  * waits while it is full), the chunk being written (popped, not yet done),
  * the free list of recycled buffers, and whether the queue takes chunks at
  * all (open from the output thread's start to its stop; frozen by a crash
