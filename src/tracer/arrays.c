@@ -910,6 +910,8 @@ static void draw_pre(w15_thread_t *t, uint32_t id, const w15_slot_t *args, int r
     ddesc_t ds = describe(id);
     if (ds.shape == S_NONE || !rec)
         return;
+    if (ds.shape != S_ARRAY_ELEMENT && args[0].u > GL_PATCHES_)
+        return; /* GL_INVALID_ENUM (every draw's mode is first): nothing is read */
     /* the index arrays of a multi-draw and client-memory indirect commands
      * are recorded even without client vertex arrays */
     int other = ds.shape == S_MULTI_ELEMENTS || ds.shape == S_INDIRECT_ARRAYS || ds.shape == S_INDIRECT_ELEMENTS;

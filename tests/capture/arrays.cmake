@@ -8,7 +8,8 @@
 # Cases:
 #   legacy        vertex, normal, colour (also GL_BGRA), secondary colour, fog,
 #                 edge flag, texture coordinates on units 0-2; disabled arrays;
-#                 empty and invalid draws; elements of every index type
+#                 empty and invalid draws (count, mode, index type: nothing
+#                 recorded); elements of every index type
 #   interleaved   glInterleavedArrays (units 0 and 1): memory recorded once;
 #                 glMultiDrawArrays
 #   generic       glVertexAttribPointer (normalized, unaligned),
@@ -25,12 +26,16 @@
 #   buffers       arrays in buffers (nothing recorded), client arrays with the
 #                 indices in an element buffer, also one the program keeps
 #                 persistently mapped (nothing the program sees changes)
+#   indirect      glDrawArraysIndirect, glMultiDrawArraysIndirect (stride),
+#                 glDrawElementsIndirect: commands in client memory
+#                 (compatibility profile) and in a draw-indirect buffer
 #   es2, es3      OpenGL ES: generic attributes, element buffer, restart, divisor
 # Not in the sanitizer tree (the tracer is LD_PRELOADed).
 if(WIP15_SANITIZE)
   return()
 endif()
-set(_w15arr_cases legacy interleaved generic restart range instanced multidraw arrayelement buffers es2 es3)
+set(_w15arr_cases legacy interleaved generic restart range instanced multidraw arrayelement buffers indirect es2
+    es3)
 pkg_check_modules(W15ARR_GL QUIET IMPORTED_TARGET gl)
 pkg_check_modules(W15ARR_EGL QUIET IMPORTED_TARGET egl)
 if(NOT (W15ARR_GL_FOUND AND W15ARR_EGL_FOUND))

@@ -215,6 +215,17 @@ static void case_legacy(void)
     glDrawArrays(GL_TRIANGLES, 5, -1);
     APP_CHECK(glGetError() == GL_INVALID_VALUE, "glDrawArrays count -1: no GL_INVALID_VALUE");
 
+    exp_draw("glDrawArrays");
+    glDrawArrays(0x20, 5, 3); /* no such mode */
+    APP_CHECK(glGetError() == GL_INVALID_ENUM, "glDrawArrays mode 0x20: no GL_INVALID_ENUM");
+    exp_draw("glDrawElements");
+    static const float fidx[] = { 1, 2, 3 };
+    glDrawElements(GL_TRIANGLES, 3, GL_FLOAT, fidx); /* no such index type */
+    APP_CHECK(glGetError() == GL_INVALID_ENUM, "glDrawElements GL_FLOAT: no GL_INVALID_ENUM");
+    exp_draw("glDrawElements");
+    glDrawElements(GL_TRIANGLES, -3, GL_UNSIGNED_BYTE, fidx);
+    APP_CHECK(glGetError() == GL_INVALID_VALUE, "glDrawElements count -3: no GL_INVALID_VALUE");
+
     /* GL_BGRA colours, elements with every index type */
     glColorPointer(GL_BGRA, GL_UNSIGNED_BYTE, 0, col);
     static const uint8_t i8[] = { 9, 4, 30, 12, 4, 17 };
@@ -626,6 +637,55 @@ static void case_buffers(void)
     frame_end();
 }
 
+/* Indirect draws: commands in client memory (compatibility profile) or in
+ * a GL_DRAW_INDIRECT_BUFFER; indices of indirect element draws in an
+ * element buffer. */
+static void case_indirect(void)
+{
+    static float pos[NV * 3];
+    fill_f(pos, NV * 3, 1.5f);
+    glEnableClientState(GL_VERTEX_ARRAY);
+    glVertexPointer(3, GL_FLOAT, 0, pos);
+    /* count, instancecount, first, baseinstance */
+    static const GLuint cmd[] = { 3, 1, 5, 0 };
+    exp_draw("glDrawArraysIndirect");
+    exp_mem(cmd, sizeof cmd);
+    exp_arr(GL_VERTEX_ARRAY, 0, 3, GL_FLOAT, 0, 0, pos, 0, 12, 5, 7);
+    glDrawArraysIndirect(GL_TRIANGLES, cmd);
+    /* two commands 20 bytes apart (the 5th word is not read) */
+    static const GLuint cmds[] = { 3, 1, 50, 0, 0xDEAD, 6, 2, 40, 0 };
+    exp_draw("glMultiDrawArraysIndirect");
+    exp_mem(cmds, 20 + 16);
+    exp_arr(GL_VERTEX_ARRAY, 0, 3, GL_FLOAT, 0, 0, pos, 0, 12, 40, 52);
+    glMultiDrawArraysIndirect(GL_TRIANGLES, cmds, 2, 20);
+    /* indices in an element buffer; count, instancecount, firstIndex, basevertex, baseinstance */
+    static const uint16_t idx[] = { 1, 2, 9, 4, 6, 3, 200 };
+    GLuint ebo, ibo;
+    glGenBuffers(1, &ebo);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, ebo);
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, sizeof idx, idx, GL_STATIC_DRAW);
+    static const GLuint ecmd[] = { 3, 1, 2, 10, 0 };
+    exp_draw("glDrawElementsIndirect");
+    exp_mem(ecmd, sizeof ecmd);
+    exp_arr(GL_VERTEX_ARRAY, 0, 3, GL_FLOAT, 0, 0, pos, 0, 12, 14, 19);
+    glDrawElementsIndirect(GL_TRIANGLES, GL_UNSIGNED_SHORT, ecmd);
+    /* commands in a buffer: only the arrays are client memory */
+    static const GLuint bcmd[] = { 3, 1, 20, 0, 3, 1, 1, 7, 0 };
+    glGenBuffers(1, &ibo);
+    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, ibo);
+    glBufferData(GL_DRAW_INDIRECT_BUFFER, sizeof bcmd, bcmd, GL_STATIC_DRAW);
+    exp_draw("glDrawArraysIndirect");
+    exp_arr(GL_VERTEX_ARRAY, 0, 3, GL_FLOAT, 0, 0, pos, 0, 12, 20, 22);
+    glDrawArraysIndirect(GL_TRIANGLES, (const void *)0);
+    exp_draw("glDrawElementsIndirect");
+    exp_arr(GL_VERTEX_ARRAY, 0, 3, GL_FLOAT, 0, 0, pos, 0, 12, 9, 16); /* idx[1..3] + 7 */
+    glDrawElementsIndirect(GL_TRIANGLES, GL_UNSIGNED_SHORT, (const void *)16);
+    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, 0);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, 0);
+    check_error("indirect");
+    frame_end();
+}
+
 /* -------------------------------------------------------------- GLES */
 
 static void case_es(int major)
@@ -734,6 +794,7 @@ static const struct {
     { "legacy", case_legacy },         { "interleaved", case_interleaved }, { "generic", case_generic },
     { "restart", case_restart },       { "range", case_range },             { "instanced", case_instanced },
     { "multidraw", case_multidraw },   { "arrayelement", case_arrayelement }, { "buffers", case_buffers },
+    { "indirect", case_indirect },
 };
 
 int main(int argc, char **argv)
