@@ -18,7 +18,9 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <ucontext.h>
+#include <unistd.h>
 
 typedef struct w15_guard {
     sigjmp_buf env;
@@ -154,7 +156,9 @@ int w15_guard_fault(int sig, siginfo_t *si, void *uc)
         /* back to the mask the thread had when it faulted (the kernel added
          * the signal and the handler's sa_mask for the handler) */
         int e = errno;
-        sigprocmask(SIG_SETMASK, &((ucontext_t *)uc)->uc_sigmask, NULL);
+        /* the system call itself: maps.c interposes sigprocmask (it keeps
+         * SIGSEGV out of the kernel's mask, with a per-thread record) */
+        syscall(SYS_rt_sigprocmask, SIG_SETMASK, &((ucontext_t *)uc)->uc_sigmask, NULL, _NSIG / 8);
         errno = e;
     }
     siglongjmp(g->env, 1);

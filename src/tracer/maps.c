@@ -51,6 +51,7 @@
  * extension), so no query raises a GL error. */
 #define _GNU_SOURCE
 #include "maps.h"
+#include "attrs.h"
 #include "config.h"
 #include "context.h"
 #include "guard.h"
@@ -396,6 +397,72 @@ int w15_maps_fault(const siginfo_t *si)
     }
     atomic_fetch_sub(&inflight, 1);
     return handled;
+}
+
+/* ------------------------------------------------------------------ */
+/* Threads that block SIGSEGV                                          */
+
+/* A write to a protected page from a thread that blocks SIGSEGV does not
+ * reach any handler: the kernel kills the process.  Natively such a write
+ * never faults, and threads that block every signal are common (workers
+ * started with all signals blocked so that the main thread gets them;
+ * Mesa's own threads).  So the mask the kernel holds never blocks SIGSEGV
+ * while protection may be used: pthread_sigmask and sigprocmask take
+ * SIGSEGV out of the set they pass on and remember, per thread, that the
+ * program asked for it to be blocked, which they report back in the old
+ * set.  (A thread inherits the kernel's mask, so a thread created while
+ * its creator "blocks" SIGSEGV reports it unblocked; a handler installed
+ * with SIGSEGV in its sa_mask still blocks it while it runs.) */
+static __thread int segv_held __attribute__((tls_model("initial-exec")));
+
+int w15_maps_segv_blocked(void)
+{
+    return segv_held;
+}
+
+typedef int (*sigmask_fn)(int, const sigset_t *, sigset_t *);
+
+/* The call through `real` (pthread_sigmask or sigprocmask) with SIGSEGV
+ * held back from the kernel. */
+static int mask_call(sigmask_fn real, int how, const sigset_t *set, sigset_t *old)
+{
+    if (!set || w15_cfg.maps_compare || (how != SIG_BLOCK && how != SIG_UNBLOCK && how != SIG_SETMASK)) {
+        int r = real(how, set, old);
+        if (r == 0 && old && segv_held)
+            sigaddset(old, SIGSEGV);
+        return r;
+    }
+    sigset_t s = *set; /* set and old may be the same */
+    int has = sigismember(&s, SIGSEGV) == 1;
+    int held = how == SIG_BLOCK ? (segv_held || has) : how == SIG_UNBLOCK ? (segv_held && !has) : has;
+    if (has && how != SIG_UNBLOCK)
+        sigdelset(&s, SIGSEGV);
+    int was = segv_held;
+    int r = real(how, &s, old);
+    if (r == 0) {
+        if (old && was)
+            sigaddset(old, SIGSEGV);
+        segv_held = held;
+    }
+    return r;
+}
+
+W15_EXPORT int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
+{
+    static sigmask_fn real;
+    if (!real && !(real = (sigmask_fn)w15_real_dlsym(RTLD_NEXT, "pthread_sigmask")))
+        return ENOSYS;
+    return mask_call(real, how, set, old);
+}
+
+W15_EXPORT int sigprocmask(int how, const sigset_t *set, sigset_t *old)
+{
+    static sigmask_fn real;
+    if (!real && !(real = (sigmask_fn)w15_real_dlsym(RTLD_NEXT, "sigprocmask"))) {
+        errno = ENOSYS;
+        return -1;
+    }
+    return mask_call(real, how, set, old);
 }
 
 /* ------------------------------------------------------------------ */

@@ -26,5 +26,11 @@ void w15_maps_post(w15_thread_t *t, uint32_t id, uint32_t flags, const w15_slot_
  * to a page this module protects (it is handled: the program's write
  * retries), 0 when it is not ours. */
 int w15_maps_fault(const siginfo_t *si);
+/* Whether the calling thread asked for SIGSEGV to be blocked
+ * (async-signal-safe).  pthread_sigmask and sigprocmask, interposed here,
+ * never let the kernel block SIGSEGV (a write to a protected page would
+ * kill the process); a fault of the program's own in such a thread would
+ * natively end it with SIGSEGV's default action. */
+int w15_maps_segv_blocked(void);
 
 #endif
