@@ -13,7 +13,8 @@
 #                   each swap shows, state the digest must put back, and the
 #                   check after every swap that it did (same values, no GL
 #                   error)
-# Cases: capture.surfaces.<api>.<what>; the .tamper.* ones change one value
+# Cases: capture.surfaces.<api>.<what>; .fromN: recorded from frame N on
+# (--frames N-); .no_digests: without --frame-digests; the .tamper.* ones change one value
 # the program printed and pass only when the check then fails.
 # GLX cases need DISPLAY (scripts/test.sh starts Xvfb) and fail without it.
 # In the sanitizer tree the programs are plain (-fno-sanitize=all) and the
@@ -106,6 +107,14 @@ if(W15SF_GL_FOUND AND W15SF_X11_FOUND)
     _sf_add(surfaces_glx glx.${_case} "${_args}" ${_extra})
     math(EXPR _i "${_i} + 2")
   endwhile()
+  # recorded from a later frame: the configuration of a context created
+  # while nothing was recorded, the drawable's size at that frame
+  add_test(NAME capture.surfaces.glx.core.from2
+           COMMAND ${_sf_check} --digests --from 2 -- $<TARGET_FILE:capture_surfaces_glx> --ctx core --frames 6
+                   --resize 50x50)
+  add_test(NAME capture.surfaces.glx.legacy.from3
+           COMMAND ${_sf_check} --digests --from 3 -- $<TARGET_FILE:capture_surfaces_glx> --ctx legacy --frames 6
+                   --resize 50x70)
   # no digests: none in the trace, the rest as before
   add_test(NAME capture.surfaces.glx.compat.no_digests
            COMMAND ${_sf_check} -- $<TARGET_FILE:capture_surfaces_glx> --ctx compat --resize 80x60)
@@ -133,6 +142,9 @@ if(W15SF_EGL_FOUND)
     _sf_add(surfaces_egl egl.${_case} "${_args}" ${_extra})
     math(EXPR _i "${_i} + 2")
   endwhile()
+  add_test(NAME capture.surfaces.egl.es3.from2
+           COMMAND ${_sf_check} --digests --from 2 -- $<TARGET_FILE:capture_surfaces_egl> --api es3 --frames 6
+                   --second 50x50)
   add_test(NAME capture.surfaces.egl.es3.no_digests
            COMMAND ${_sf_check} -- $<TARGET_FILE:capture_surfaces_egl> --api es3 --second 20x30)
   foreach(_t config size digest)
@@ -144,7 +156,7 @@ else()
   w15_unavailable(FAIL "egl (pkg-config) is missing" capture.surfaces.egl)
 endif()
 if(WIP15_SANITIZE)
-  foreach(_t glx.compat.no_digests glx.tamper.config glx.tamper.size glx.tamper.digest
+  foreach(_t glx.compat.no_digests glx.core.from2 glx.legacy.from3 egl.es3.from2 glx.tamper.config glx.tamper.size glx.tamper.digest
              egl.es3.no_digests egl.tamper.config egl.tamper.size egl.tamper.digest)
     if(TEST capture.surfaces.${_t})
       set_tests_properties(capture.surfaces.${_t} PROPERTIES ENVIRONMENT "${_sf_env}")

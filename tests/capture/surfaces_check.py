@@ -19,6 +19,9 @@ each swap left the state it looks at unchanged and no GL error).  Then:
     each with the size of the program's frame, a FORMAT/TYPE the program
     read too, and the same XXH3 as the program's read of that
     FORMAT/TYPE; without: none.
+--from N records from frame N on (--frames N-): the configuration must
+still be there, before the first recorded use of the context, the drawable
+current at frame N first, the frame digests from N on.
 --tamper config|size|digest changes the program's value before comparing:
 the check must then FAIL (this proves the test can fail; exit 0 when it did).
 """
@@ -49,6 +52,7 @@ def parse_program(out):
             prog["context"] = int(w[1], 16)
         elif w[0] == "drawable":
             prog["drawables"].append((int(w[1]), int(w[2]), int(w[3])))
+            prog.setdefault("drawn_before", []).append(len(prog["frames"]))
         elif w[0] == "digest":
             f, width, height, fmt, typ, h = (int(x) for x in w[1:7])
             prog["digests"].setdefault(f, {})[(fmt, typ)] = (width, height, h)
@@ -73,9 +77,16 @@ def argval(a):
     return a
 
 
-def check(prog, calls, digests):
+def check(prog, calls, digests, start=0):
     if not prog["ok"] or prog["config"] is None or prog["context"] is None:
         fail("the program did not finish")
+    if start:
+        # recorded from frame `start`: the drawable current then, and what
+        # changed after; the frames from `start` on
+        before = [i for i, n in enumerate(prog["drawn_before"]) if n <= start]
+        first = before[-1] if before else 0
+        prog["drawables"] = prog["drawables"][first:]
+        prog["frames"] = [f for f in prog["frames"] if f >= start]
     # configuration
     cfgs = [c for c in calls if c["function"] == "wip15ContextConfig"]
     if len(cfgs) != 1:
@@ -91,8 +102,9 @@ def check(prog, calls, digests):
     idx = {id(c): i for i, c in enumerate(calls)}
     mc = [i for i, c in enumerate(calls) if c["function"] in ("glXMakeCurrent", "glXMakeContextCurrent",
                                                               "eglMakeCurrent")]
-    if not mc or idx[id(cfgs[0])] > mc[0]:
-        fail("wip15ContextConfig is not before the first MakeCurrent")
+    first_use = mc[0] if mc else min(i for i, c in enumerate(calls) if c["function"] == "wip15DrawableSize")
+    if idx[id(cfgs[0])] > first_use:
+        fail("wip15ContextConfig is not before the first MakeCurrent (or drawable size)")
     # drawable sizes
     sizes = [tuple(argval(x) for x in c["args"]) for c in calls if c["function"] == "wip15DrawableSize"]
     if sizes != prog["drawables"]:
@@ -108,7 +120,7 @@ def check(prog, calls, digests):
         return "config, %d drawable sizes" % len(sizes)
     if len(fds) != len(prog["frames"]):
         fail("%d wip15FrameDigest calls for %d frames" % (len(fds), len(prog["frames"])))
-    for i, (frame, width, height, fmt, typ, h) in enumerate(fds):
+    for i, (frame, width, height, fmt, typ, h) in enumerate(fds, start):
         if frame != i:
             fail("frame digest %d is numbered %d" % (i, frame))
         mine = prog["digests"].get(i, {})
@@ -138,6 +150,8 @@ def main():
     ap.add_argument("--wip15", required=True)
     ap.add_argument("--digests", action="store_true")
     ap.add_argument("--tamper", choices=["config", "size", "digest"])
+    ap.add_argument("--from", dest="start", type=int, default=0,
+                    help="record from frame N on (wip15 trace --frames N-)")
     ap.add_argument("cmd", nargs=argparse.REMAINDER)
     o = ap.parse_args()
     cmd = o.cmd[1:] if o.cmd and o.cmd[0] == "--" else o.cmd
@@ -148,6 +162,8 @@ def main():
         tcmd = [o.wip15, "trace", "-q", "--timing", "off", "-o", trace]
         if o.digests:
             tcmd.append("--frame-digests")
+        if o.start:
+            tcmd += ["--frames", "%d-" % o.start]
         env = dict(os.environ)
         env.pop("WIP15_FRAME_DIGESTS", None)
         p = subprocess.run(tcmd + ["--"] + cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -165,12 +181,12 @@ def main():
     if o.tamper:
         tamper(prog, o.tamper)
         try:
-            check(prog, calls, o.digests)
+            check(prog, calls, o.digests, o.start)
         except SystemExit:
             print("ok: the check failed on a tampered %s, as it must" % o.tamper)
             return 0
         fail("the check passed on a tampered %s" % o.tamper)
-    print("ok: " + check(prog, calls, o.digests))
+    print("ok: " + check(prog, calls, o.digests, o.start))
     return 0
 
 
