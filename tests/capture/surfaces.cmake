@@ -8,7 +8,8 @@
 #                   XResizeWindow halfway, waited for (ConfigureNotify)
 #   surfaces_egl.c  EGL surfaceless, pbuffers: GLES 2 (Mesa's version
 #                   override makes it a real 2.0), GLES 3, GL core, GL
-#                   compatibility; --second: a second pbuffer halfway
+#                   compatibility; --second: a second pbuffer halfway;
+#                   --x11: the X11 platform, a window surface, --resize
 #   surfaces_common.h  the frame loop: the program's own XXH3 of the buffer
 #                   each swap shows, state the digest must put back, and the
 #                   check after every swap that it did (same values, no GL
@@ -43,7 +44,10 @@ set(_sf_egl_cases
   es3.rgba8_msaa      "--api es3 --attr red=8,alpha=8,samples=4,depth=16"
   es3.no_config       "--api es3 --no-config"
   core.second         "--api core --attr red=8,depth=24,stencil=8 --second 64x64 --frames 6"
-  compat.second       "--api compat --attr alpha=8 --second 9x200 --frames 6")
+  compat.second       "--api compat --attr alpha=8 --second 9x200 --frames 6"
+  x11.es3.resize      "--x11 --api es3 --resize 80x33 --frames 6"
+  x11.es2.msaa        "--x11 --api es2 --attr alpha=8,samples=4 --resize 45x45 --frames 6"
+  x11.core.resize     "--x11 --api core --attr depth=24 --resize 100x100 --frames 6")
 
 set(_sf_dir ${CMAKE_CURRENT_SOURCE_DIR})
 set(_sf_check ${Python3_EXECUTABLE} ${_sf_dir}/surfaces_check.py --wip15 $<TARGET_FILE:wip15>)
@@ -127,8 +131,8 @@ else()
   w15_unavailable(FAIL "gl or x11 (pkg-config) is missing" capture.surfaces.glx)
 endif()
 
-if(W15SF_EGL_FOUND)
-  _sf_program(surfaces_egl PkgConfig::W15SF_EGL)
+if(W15SF_EGL_FOUND AND W15SF_X11_FOUND)
+  _sf_program(surfaces_egl PkgConfig::W15SF_EGL PkgConfig::W15SF_X11)
   set(_i 0)
   list(LENGTH _sf_egl_cases _n)
   while(_i LESS _n)
@@ -136,7 +140,7 @@ if(W15SF_EGL_FOUND)
     math(EXPR _j "${_i} + 1")
     list(GET _sf_egl_cases ${_j} _args)
     set(_extra)
-    if(_case MATCHES "^es2")
+    if(_case MATCHES "(^|[.])es2[.]")
       set(_extra "MESA_GLES_VERSION_OVERRIDE=2.0")
     endif()
     _sf_add(surfaces_egl egl.${_case} "${_args}" ${_extra})
@@ -153,7 +157,7 @@ if(W15SF_EGL_FOUND)
                      --api es2 --second 20x30)
   endforeach()
 else()
-  w15_unavailable(FAIL "egl (pkg-config) is missing" capture.surfaces.egl)
+  w15_unavailable(FAIL "egl or x11 (pkg-config) is missing" capture.surfaces.egl)
 endif()
 if(WIP15_SANITIZE)
   foreach(_t glx.compat.no_digests glx.core.from2 glx.legacy.from3 egl.es3.from2 glx.tamper.config glx.tamper.size glx.tamper.digest

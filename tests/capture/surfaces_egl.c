@@ -2,13 +2,16 @@
  * capture.surfaces.* (surfaces.cmake).
  *
  *   surfaces_egl [--api es2|es3|core|compat] [--attr K=V,...] [--size WxH]
- *                [--second WxH] [--frames N] [--no-config]
+ *                [--second WxH] [--frames N] [--no-config] [--x11 [--resize WxH]]
  *
  * --attr asks eglChooseConfig for these sizes (red green blue alpha depth
  * stencil samples) and takes the first config that has exactly them.
  * --second: a second pbuffer of that size, made current for the second
  * half of the frames.  --no-config: the context is created with
- * EGL_NO_CONFIG_KHR (a config is still used for the pbuffer).  Prints:
+ * EGL_NO_CONFIG_KHR (a config is still used for the pbuffer).  --x11: the
+ * X11 platform on $DISPLAY and a window surface instead of a pbuffer;
+ * --resize: after half the frames, XResizeWindow, wait for the
+ * ConfigureNotify with the new size, go on drawing at that size.  Prints:
  *   config red=R green=G blue=B alpha=A depth=D stencil=S samples=N double=D srgb=S
  *     (eglGetConfigAttrib; EGL configs have no double buffering or colour
  *     space: a pbuffer renders to a back buffer, 1, and is linear, 0;
@@ -20,9 +23,15 @@
 
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
+#include <X11/Xlib.h>
+#include <X11/Xutil.h>
+#include <poll.h>
 
 #ifndef EGL_PLATFORM_SURFACELESS_MESA
 #define EGL_PLATFORM_SURFACELESS_MESA 0x31DD
+#endif
+#ifndef EGL_PLATFORM_X11_KHR
+#define EGL_PLATFORM_X11_KHR 0x31D5
 #endif
 #ifndef EGL_NO_CONFIG_KHR
 #define EGL_NO_CONFIG_KHR ((EGLConfig)0)
@@ -64,7 +73,7 @@ int main(int argc, char **argv)
 {
     sf_name = "surfaces_egl";
     const char *api = "es3", *attrs = "";
-    int w = 61, h = 37, w2 = 0, h2 = 0, frames = 4, noconfig = 0;
+    int w = 61, h = 37, w2 = 0, h2 = 0, rw = 0, rh = 0, frames = 4, noconfig = 0, x11 = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--api") && i + 1 < argc)
             api = argv[++i];
@@ -76,6 +85,10 @@ int main(int argc, char **argv)
             parse_size(argv[++i], &w2, &h2);
         else if (!strcmp(argv[i], "--frames") && i + 1 < argc)
             frames = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--resize") && i + 1 < argc)
+            parse_size(argv[++i], &rw, &rh);
+        else if (!strcmp(argv[i], "--x11"))
+            x11 = 1;
         else if (!strcmp(argv[i], "--no-config"))
             noconfig = 1;
         else
@@ -104,11 +117,17 @@ int main(int argc, char **argv)
 
     const char *cext = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
     dpy = EGL_NO_DISPLAY;
-    if (cext && strstr(cext, "EGL_MESA_platform_surfaceless")) {
-        PFNEGLGETPLATFORMDISPLAYEXTPROC get =
-            (PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
-        if (get)
-            dpy = get(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
+    Display *xdpy = NULL;
+    PFNEGLGETPLATFORMDISPLAYEXTPROC get =
+        (PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
+    if (x11) {
+        xdpy = XOpenDisplay(NULL);
+        SF_CHECK(xdpy, "cannot open the X display (--x11 needs one)");
+        SF_CHECK(get && cext && strstr(cext, "EGL_EXT_platform_x11"), "no EGL_EXT_platform_x11");
+        dpy = get(EGL_PLATFORM_X11_KHR, xdpy, NULL);
+        SF_CHECK(dpy != EGL_NO_DISPLAY, "no EGL display on X11");
+    } else if (get && cext && strstr(cext, "EGL_MESA_platform_surfaceless")) {
+        dpy = get(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
     }
     if (dpy == EGL_NO_DISPLAY)
         dpy = eglGetDisplay(EGL_DEFAULT_DISPLAY);
@@ -118,7 +137,7 @@ int main(int argc, char **argv)
     EGLint rtype = es2 ? EGL_OPENGL_ES2_BIT : es3 ? EGL_OPENGL_ES3_BIT : EGL_OPENGL_BIT;
     EGLint ca[32];
     int n = 0;
-    ca[n++] = EGL_SURFACE_TYPE, ca[n++] = EGL_PBUFFER_BIT;
+    ca[n++] = EGL_SURFACE_TYPE, ca[n++] = x11 ? EGL_WINDOW_BIT : EGL_PBUFFER_BIT;
     ca[n++] = EGL_RENDERABLE_TYPE, ca[n++] = rtype;
     for (int k = 0; k < NKEYS; k++)
         if (want[k] >= 0)
@@ -143,7 +162,31 @@ int main(int argc, char **argv)
             cfg = cfgs[i];
     }
     SF_CHECK(cfg, "no config with exactly --attr '%s'", attrs);
-    surf = pbuffer(cfg, w, h);
+    Window win = 0;
+    if (x11) {
+        EGLint vid = 0;
+        SF_CHECK(eglGetConfigAttrib(dpy, cfg, EGL_NATIVE_VISUAL_ID, &vid), "no native visual");
+        XVisualInfo tmpl, *vi;
+        int nvi = 0;
+        memset(&tmpl, 0, sizeof tmpl);
+        tmpl.visualid = (VisualID)vid;
+        vi = XGetVisualInfo(xdpy, VisualIDMask, &tmpl, &nvi);
+        SF_CHECK(vi && nvi > 0, "no X visual 0x%x", vid);
+        Window root = RootWindow(xdpy, vi->screen);
+        XSetWindowAttributes swa;
+        memset(&swa, 0, sizeof swa);
+        swa.colormap = XCreateColormap(xdpy, root, vi->visual, AllocNone);
+        swa.event_mask = StructureNotifyMask;
+        win = XCreateWindow(xdpy, root, 0, 0, (unsigned)w, (unsigned)h, 0, vi->depth, InputOutput, vi->visual,
+                            CWColormap | CWEventMask, &swa);
+        XFree(vi);
+        XMapWindow(xdpy, win);
+        XSync(xdpy, False);
+        surf = eglCreateWindowSurface(dpy, cfg, (EGLNativeWindowType)win, NULL);
+        SF_CHECK(surf != EGL_NO_SURFACE, "eglCreateWindowSurface failed (0x%x)", eglGetError());
+    } else {
+        surf = pbuffer(cfg, w, h);
+    }
     EGLint rb = 0;
     eglQuerySurface(dpy, surf, EGL_RENDER_BUFFER, &rb);
     if (noconfig)
@@ -180,6 +223,27 @@ int main(int argc, char **argv)
             h = h2;
             printf("drawable %lu %d %d\n", (unsigned long)(uintptr_t)surf, w, h);
         }
+        if (rw && f == frames / 2) {
+            XResizeWindow(xdpy, win, (unsigned)rw, (unsigned)rh);
+            XFlush(xdpy);
+            int done = 0;
+            for (int tries = 0; !done && tries < 500; tries++) {
+                while (XPending(xdpy)) {
+                    XEvent ev;
+                    XNextEvent(xdpy, &ev);
+                    if (ev.type == ConfigureNotify && ev.xconfigure.width == rw && ev.xconfigure.height == rh)
+                        done = 1;
+                }
+                if (!done) {
+                    struct pollfd pfd = { ConnectionNumber(xdpy), POLLIN, 0 };
+                    poll(&pfd, 1, 10);
+                }
+            }
+            SF_CHECK(done, "no ConfigureNotify for %dx%d", rw, rh);
+            w = rw;
+            h = rh;
+            printf("drawable %lu %d %d\n", (unsigned long)(uintptr_t)surf, w, h);
+        }
         sf_frame(&c, f, w, h, do_swap, NULL);
     }
     eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
@@ -188,6 +252,10 @@ int main(int argc, char **argv)
     eglDestroySurface(dpy, first);
     eglDestroyContext(dpy, ctx);
     eglTerminate(dpy);
+    if (x11) {
+        XDestroyWindow(xdpy, win);
+        XCloseDisplay(xdpy);
+    }
     printf("%s: ok\n", sf_name);
     return 0;
 }
