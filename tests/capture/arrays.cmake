@@ -29,13 +29,15 @@
 #   indirect      glDrawArraysIndirect, glMultiDrawArraysIndirect (stride),
 #                 glDrawElementsIndirect: commands in client memory
 #                 (compatibility profile) and in a draw-indirect buffer
+#   es1           OpenGL ES 1: vertex, colour, point size (OES), texture
+#                 coordinates on 2 units
 #   es2, es3      OpenGL ES: generic attributes, element buffer, restart, divisor
 # Not in the sanitizer tree (the tracer is LD_PRELOADed).
 if(WIP15_SANITIZE)
   return()
 endif()
-set(_w15arr_cases legacy interleaved generic restart range instanced multidraw arrayelement buffers indirect es2
-    es3)
+set(_w15arr_cases legacy interleaved generic restart range instanced multidraw arrayelement buffers indirect es1
+    es2 es3)
 pkg_check_modules(W15ARR_GL QUIET IMPORTED_TARGET gl)
 pkg_check_modules(W15ARR_EGL QUIET IMPORTED_TARGET egl)
 if(NOT (W15ARR_GL_FOUND AND W15ARR_EGL_FOUND))
@@ -55,7 +57,7 @@ target_link_libraries(capture_arrays_check PRIVATE wip15format)
 # single draw's client `indices` (Data sized by a helper: "cannot size the
 # input"), and glArrayElement inside glBegin/glEnd (the replay re-points
 # arrays there: GL_INVALID_OPERATION).  Their traces are still checked.
-set(_w15arr_noreplay legacy generic restart range instanced arrayelement es2 es3)
+set(_w15arr_noreplay legacy generic restart range instanced arrayelement es1 es2 es3)
 foreach(_c IN LISTS _w15arr_cases)
   set(_opt "")
   if(_c IN_LIST _w15arr_noreplay)

@@ -760,6 +760,79 @@ static void case_es(int major)
     frame_end();
 }
 
+/* OpenGL ES 1.x: vertex, colour, point size (OES) and texture coordinates
+ * on two units. */
+typedef void (*point_size_pointer_fn)(GLenum, GLsizei, const void *);
+static void case_es1(void)
+{
+    point_size_pointer_fn psp = (point_size_pointer_fn)eglGetProcAddress("glPointSizePointerOES");
+    APP_CHECK(psp != NULL, "no glPointSizePointerOES");
+    static float pos[NV * 3], tc0[NV * 2], psz[NV * 2];
+    static short tc1[NV * 4];
+    static unsigned char col[NV * 4];
+    fill_f(pos, NV * 3, 1.5f);
+    fill_f(tc0, NV * 2, 1);
+    fill_f(psz, NV * 2, 8);
+    for (int i = 0; i < NV * 4; i++)
+        tc1[i] = (short)(i * 5);
+    fill_b(col, sizeof col);
+    glEnableClientState(GL_VERTEX_ARRAY);
+    glVertexPointer(3, GL_FLOAT, 0, pos);
+    glEnableClientState(GL_COLOR_ARRAY);
+    glColorPointer(4, GL_UNSIGNED_BYTE, 0, col);
+    glEnableClientState(0x8B9C /* GL_POINT_SIZE_ARRAY_OES */);
+    psp(GL_FLOAT, 8, psz);
+    glClientActiveTexture(GL_TEXTURE0);
+    glEnableClientState(GL_TEXTURE_COORD_ARRAY);
+    glTexCoordPointer(2, GL_FLOAT, 0, tc0);
+    glClientActiveTexture(GL_TEXTURE1);
+    glEnableClientState(GL_TEXTURE_COORD_ARRAY);
+    glTexCoordPointer(4, GL_SHORT, 0, tc1);
+#define ES1_ALL(lo, hi)                                                                                  \
+    do {                                                                                                 \
+        exp_arr(GL_VERTEX_ARRAY, 0, 3, GL_FLOAT, 0, 0, pos, 0, 12, lo, hi);                              \
+        exp_arr(GL_COLOR_ARRAY, 0, 4, GL_UNSIGNED_BYTE, 0, 0, col, 0, 4, lo, hi);                        \
+        exp_arr(0x8B9C, 0, 1, GL_FLOAT, 8, 0, psz, 0, 4, lo, hi);                                        \
+        exp_arr(GL_TEXTURE_COORD_ARRAY, 0, 2, GL_FLOAT, 0, 0, tc0, 0, 8, lo, hi);                        \
+        exp_arr(GL_TEXTURE_COORD_ARRAY, 1, 4, GL_SHORT, 0, 0, tc1, 0, 8, lo, hi);                        \
+    } while (0)
+    exp_draw("glDrawArrays");
+    ES1_ALL(10, 15);
+    glDrawArrays(GL_POINTS, 10, 6);
+    static const uint8_t b[] = { 40, 30, 35 };
+    static const uint16_t u[] = { 299, 100, 200 };
+    exp_draw("glDrawElements");
+    ES1_ALL(30, 40);
+    glDrawElements(GL_TRIANGLES, 3, GL_UNSIGNED_BYTE, b);
+    exp_draw("glDrawElements");
+    ES1_ALL(100, 299);
+    glDrawElements(GL_TRIANGLES, 3, GL_UNSIGNED_SHORT, u);
+    check_error("es1");
+    frame_end();
+}
+
+static void open_es1(void)
+{
+    EGLint vmaj = 0, vmin = 0;
+    egl.dpy = app_egl_display();
+    APP_CHECK(egl.dpy != EGL_NO_DISPLAY, "no EGL display");
+    APP_CHECK(eglInitialize(egl.dpy, &vmaj, &vmin), "eglInitialize failed");
+    APP_CHECK(eglBindAPI(EGL_OPENGL_ES_API), "eglBindAPI failed");
+    const EGLint cattrs[] = {
+        EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_ES_BIT, EGL_RED_SIZE, 8,
+        EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_ALPHA_SIZE, 8, EGL_NONE,
+    };
+    EGLint n = 0;
+    APP_CHECK(eglChooseConfig(egl.dpy, cattrs, &egl.cfg, 1, &n) && n == 1, "no EGL config for ES 1");
+    const EGLint xattrs[] = { EGL_CONTEXT_CLIENT_VERSION, 1, EGL_NONE };
+    egl.ctx = eglCreateContext(egl.dpy, egl.cfg, EGL_NO_CONTEXT, xattrs);
+    APP_CHECK(egl.ctx != EGL_NO_CONTEXT, "no OpenGL ES 1 context (0x%x)", eglGetError());
+    const EGLint pattrs[] = { EGL_WIDTH, 64, EGL_HEIGHT, 64, EGL_NONE };
+    egl.surf = eglCreatePbufferSurface(egl.dpy, egl.cfg, pattrs);
+    APP_CHECK(egl.surf != EGL_NO_SURFACE, "eglCreatePbufferSurface failed");
+    APP_CHECK(eglMakeCurrent(egl.dpy, egl.surf, egl.surf, egl.ctx), "eglMakeCurrent failed");
+}
+
 /* ------------------------------------------------------------------ main */
 
 static void open_gl_compat(void)
@@ -804,7 +877,10 @@ int main(int argc, char **argv)
     ex = fopen(argv[2], "w");
     APP_CHECK(ex != NULL, "cannot write %s", argv[2]);
     int es = !strcmp(argv[1], "es2") ? 2 : !strcmp(argv[1], "es3") ? 3 : 0;
-    if (es) {
+    if (!strcmp(argv[1], "es1")) {
+        open_es1();
+        case_es1();
+    } else if (es) {
         app_egl_open(&egl, EGL_OPENGL_ES_API, es, 0, 64, 64);
         case_es(es);
     } else {
