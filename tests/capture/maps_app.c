@@ -823,6 +823,32 @@ static void case_gpu_writes(void)
     unmap(GL_ARRAY_BUFFER);
 }
 
+/* The program ends with a persistent mapping still mapped and its context
+ * alive, and writes to the mapping from an atexit handler (after the
+ * tracer may have finished): it must exit 0 as it does natively. */
+static uint8_t *exit_map;
+static void exit_writes(void)
+{
+    for (size_t o = 0; o < 65536; o += 512)
+        exit_map[o] ^= 0x11;
+}
+
+static void case_exit_mapped(void)
+{
+    buf_t b;
+    make_buffer(&b, 65536, 31, 1, GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT);
+    exit_map = map_range(GL_ARRAY_BUFFER, 0, b.size, GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT);
+    size_t n = write_span(&b, exit_map, 0, 4096, 100, 1);
+    expect(n, n);
+    show(&b);
+    checkpoint(&b, "before exit");
+    atexit(exit_writes);
+    printf("maps_app: ok exit_mapped bytes %llu %llu checks %u\n", (unsigned long long)bytes_min,
+           (unsigned long long)bytes_max, checks);
+    fflush(stdout);
+    exit(0);
+}
+
 typedef struct {
     const char *name;
     void (*fn)(void);
@@ -850,6 +876,7 @@ static const case_t cases[] = {
     { "large", case_large },
     { "implicit_end", case_implicit_end },
     { "gpu_writes", case_gpu_writes },
+    { "exit_mapped", case_exit_mapped },
 };
 
 int main(int argc, char **argv)
