@@ -1,0 +1,147 @@
+/* bench_persistent.c -- persistent-map streaming: a ring of 4 segments of
+ * 64 KiB in one persistently mapped vertex buffer; each draw waits for its
+ * segment's fence, writes 64 KiB of new vertices into it (4096 vertices of
+ * 16 bytes), makes them visible, draws them, and fences the segment.  A
+ * swap every 16 draws.
+ *
+ *   bench_persistent coherent|flush|barrier [DRAWS]
+ *
+ * coherent: GL_MAP_COHERENT_BIT; flush: not coherent, GL_MAP_FLUSH_EXPLICIT_BIT
+ * and glFlushMappedBufferRange of the segment; barrier: not coherent,
+ * glMemoryBarrier(GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT) after the writes.
+ * Desktop GL 4.5 core on EGL surfaceless (Mesa llvmpipe), 64x64 pbuffer.
+ * Prints "bench_persistent MODE draws N seconds S us_per_draw U".
+ * bench/tracer/persistent.py runs it natively and under the tracers. */
+#define GL_GLEXT_PROTOTYPES 1
+#include <EGL/egl.h>
+#include <GL/glcorearb.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define SEG 65536
+#define NSEG 4
+#define VERTS (SEG / 16)
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void die(const char *m)
+{
+    fprintf(stderr, "bench_persistent: %s\n", m);
+    exit(1);
+}
+
+static GLuint shader(GLenum type, const char *src)
+{
+    GLuint s = glCreateShader(type);
+    glShaderSource(s, 1, &src, NULL);
+    glCompileShader(s);
+    GLint ok = 0;
+    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+    if (!ok)
+        die("shader");
+    return s;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        die("usage: bench_persistent coherent|flush|barrier [DRAWS]");
+    int mode = !strcmp(argv[1], "coherent") ? 0 : !strcmp(argv[1], "flush") ? 1 : !strcmp(argv[1], "barrier") ? 2 : -1;
+    if (mode < 0)
+        die("mode: coherent, flush or barrier");
+    int draws = argc > 2 ? atoi(argv[2]) : 2000;
+
+    EGLDisplay dpy = eglGetDisplay(EGL_DEFAULT_DISPLAY);
+    EGLConfig cfg;
+    EGLint n = 0;
+    const EGLint attrs[] = { EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT,
+                             EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_NONE };
+    const EGLint cattrs[] = { EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 5,
+                              EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE };
+    const EGLint pattrs[] = { EGL_WIDTH, 64, EGL_HEIGHT, 64, EGL_NONE };
+    if (dpy == EGL_NO_DISPLAY || !eglInitialize(dpy, NULL, NULL) || !eglBindAPI(EGL_OPENGL_API) ||
+        !eglChooseConfig(dpy, attrs, &cfg, 1, &n) || n != 1)
+        die("no EGL (set EGL_PLATFORM=surfaceless)");
+    EGLContext ctx = eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, cattrs);
+    EGLSurface surf = eglCreatePbufferSurface(dpy, cfg, pattrs);
+    if (ctx == EGL_NO_CONTEXT || surf == EGL_NO_SURFACE || !eglMakeCurrent(dpy, surf, surf, ctx))
+        die("no GL 4.5 core context");
+
+    GLuint prog = glCreateProgram();
+    glAttachShader(prog, shader(GL_VERTEX_SHADER, "#version 450 core\n"
+                                                  "layout(location = 0) in vec2 pos;\n"
+                                                  "layout(location = 1) in vec4 col;\n"
+                                                  "out vec4 c;\n"
+                                                  "void main() { gl_Position = vec4(pos, 0, 1); c = col; }\n"));
+    glAttachShader(prog, shader(GL_FRAGMENT_SHADER, "#version 450 core\n"
+                                                    "in vec4 c; out vec4 o;\n"
+                                                    "void main() { o = c; }\n"));
+    glLinkProgram(prog);
+    glUseProgram(prog);
+    GLuint vao, buf;
+    glGenVertexArrays(1, &vao);
+    glBindVertexArray(vao);
+    glGenBuffers(1, &buf);
+    glBindBuffer(GL_ARRAY_BUFFER, buf);
+    GLbitfield sflags = GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | (mode == 0 ? GL_MAP_COHERENT_BIT : 0);
+    GLbitfield mflags = sflags | (mode == 1 ? GL_MAP_FLUSH_EXPLICIT_BIT : 0);
+    glBufferStorage(GL_ARRAY_BUFFER, SEG * NSEG, NULL, sflags);
+    uint8_t *map = glMapBufferRange(GL_ARRAY_BUFFER, 0, SEG * NSEG, mflags);
+    if (!map)
+        die("glMapBufferRange failed");
+    glEnableVertexAttribArray(0);
+    glEnableVertexAttribArray(1);
+    GLsync fence[NSEG] = { 0 };
+    glViewport(0, 0, 64, 64);
+
+    double t0 = now();
+    for (int d = 0; d < draws; d++) {
+        int s = d % NSEG;
+        if (fence[s]) {
+            glClientWaitSync(fence[s], GL_SYNC_FLUSH_COMMANDS_BIT, 10000000000ull);
+            glDeleteSync(fence[s]);
+        }
+        uint8_t *p = map + (size_t)s * SEG;
+        /* new positions and colours for every vertex (streamed geometry) */
+        float jx = (float)(d % 97) * 0.0007f, jy = (float)(d % 89) * 0.0009f;
+        for (int v = 0; v < VERTS; v++) {
+            int tri = v / 3, c = v % 3;
+            float xy[2] = { -1.0f + (float)(tri % 37) * 0.054f + jx + (c == 1 ? 0.03f : 0.0f),
+                            -1.0f + (float)(tri / 37) * 0.054f + jy + (c == 2 ? 0.03f : 0.0f) };
+            uint32_t col = 0xff000000u | (uint32_t)(d * 2654435761u + (uint32_t)v * 40503u);
+            memcpy(p + v * 16, xy, 8);
+            memcpy(p + v * 16 + 8, &col, 4);
+            memcpy(p + v * 16 + 12, &d, 4);
+        }
+        if (mode == 1)
+            glFlushMappedBufferRange(GL_ARRAY_BUFFER, (GLintptr)s * SEG, SEG);
+        else if (mode == 2)
+            glMemoryBarrier(GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT);
+        glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 16, (void *)(uintptr_t)(s * SEG));
+        glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, 16, (void *)(uintptr_t)(s * SEG + 8));
+        glDrawArrays(GL_TRIANGLES, 0, VERTS - 1);
+        fence[s] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+        if (d % 16 == 15)
+            eglSwapBuffers(dpy, surf);
+    }
+    glFinish();
+    double t = now() - t0;
+    for (int s = 0; s < NSEG; s++)
+        if (fence[s])
+            glDeleteSync(fence[s]);
+    glUnmapBuffer(GL_ARRAY_BUFFER);
+    printf("bench_persistent %s draws %d seconds %.4f us_per_draw %.2f\n", argv[1], draws, t, t * 1e6 / draws);
+    eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    eglDestroySurface(dpy, surf);
+    eglDestroyContext(dpy, ctx);
+    eglTerminate(dpy);
+    return 0;
+}

@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""persistent.py [BUILD_DIR] [ROUNDS] [DRAWS] -- persistent-map streaming cost.
+
+Runs build/bench/tracer/bench_persistent (a ring of 4 x 64 KiB segments in
+one persistently mapped vertex buffer, 64 KiB of new vertices written per
+draw; docs/PERFORMANCE.md "Persistent-map streaming") in each mode
+(coherent, flush, barrier) and each configuration, the configurations
+interleaved round by round (ROUNDS, default 3; DRAWS per run, default 1000):
+  native           the program alone
+  wip15            build/src/tools/wip15 trace -q -o FILE (default: WIP15_MAPS=protect)
+  wip15-compare    the same with WIP15_MAPS=compare
+  apitrace         apitrace trace --api egl -o FILE (when installed)
+Prints, per mode and configuration, the median time per draw the program
+measured (first draw to glFinish after the last), the median CPU time
+(user + system, every thread of the process and of the launcher, start-up
+included) per draw, their ratios to native, and the median trace size (for
+wip15, the .wip15 file; for apitrace, .trace).  CPU time is the steadier
+figure on a loaded machine.
+"""
+import os
+import re
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+
+def main(argv):
+    here = os.path.dirname(os.path.abspath(__file__))
+    build = os.path.abspath(argv[1] if len(argv) > 1 else os.path.join(here, '..', '..', 'build'))
+    rounds = int(argv[2]) if len(argv) > 2 else 3
+    draws = int(argv[3]) if len(argv) > 3 else 1000
+    prog = os.path.join(build, 'bench', 'tracer', 'bench_persistent')
+    wip15 = os.path.join(build, 'src', 'tools', 'wip15')
+    for f in (prog, wip15):
+        if not os.path.exists(f):
+            sys.exit('persistent.py: missing %s (build the project first)' % f)
+    env = dict(os.environ, EGL_PLATFORM='surfaceless')
+    for k in list(env):
+        if k.startswith('WIP15_'):
+            del env[k]
+    tmp = tempfile.mkdtemp(prefix='w15persistent.')
+    cfgs = ['native', 'wip15', 'wip15-compare']
+    if shutil.which('apitrace'):
+        cfgs.append('apitrace')
+    modes = ['coherent', 'flush', 'barrier']
+    us = {(m, c): [] for m in modes for c in cfgs}
+    size = {(m, c): [] for m in modes for c in cfgs}
+    cpu = {(m, c): [] for m in modes for c in cfgs}
+    try:
+        for r in range(rounds):
+            for m in modes:
+                order = cfgs[r % len(cfgs):] + cfgs[:r % len(cfgs)]
+                for c in order:
+                    args = [prog, m, str(draws)]
+                    extra = {}
+                    out = None
+                    if c.startswith('wip15'):
+                        out = os.path.join(tmp, 't.wip15')
+                        args = [wip15, 'trace', '-q', '-o', out, '--'] + args
+                        if c == 'wip15-compare':
+                            extra['WIP15_MAPS'] = 'compare'
+                    elif c == 'apitrace':
+                        out = os.path.join(tmp, 't.trace')
+                        args = ['apitrace', 'trace', '--api', 'egl', '-o', out] + args
+                    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+                    p = subprocess.run(args, env=dict(env, **extra), stdout=subprocess.PIPE,
+                                       stderr=subprocess.PIPE, text=True)
+                    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+                    cpu[(m, c)].append((r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime) * 1e6 / draws)
+                    mm = re.search(r'us_per_draw ([0-9.]+)', p.stdout)
+                    if p.returncode != 0 or not mm:
+                        sys.exit('persistent.py: %s %s failed (%d):\n%s%s' % (c, m, p.returncode, p.stdout,
+                                                                             p.stderr))
+                    us[(m, c)].append(float(mm.group(1)))
+                    if out:
+                        size[(m, c)].append(os.path.getsize(out))
+                    for f in os.listdir(tmp):
+                        os.unlink(os.path.join(tmp, f))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print('| mode | configuration | wall us/draw | vs native | CPU us/draw | vs native | trace size |')
+    print('|---|---|---|---|---|---|---|')
+    for m in modes:
+        nat = statistics.median(us[(m, 'native')])
+        ncpu = statistics.median(cpu[(m, 'native')])
+        for c in cfgs:
+            u = statistics.median(us[(m, c)])
+            k = statistics.median(cpu[(m, c)])
+            sz = '%.1f MB' % (statistics.median(size[(m, c)]) / 1e6) if size[(m, c)] else '-'
+            print('| %s | %s | %.0f | %.2fx | %.0f | %.2fx | %s |' % (m, c, u, u / nat, k, k / ncpu, sz))
+    print('(medians of %d rounds)' % rounds)
+    print('(%d draws of 64 KiB each per run; load average %s)' % (draws, os.getloadavg()[0]))
+
+
+if __name__ == '__main__':
+    main(sys.argv)
