@@ -142,6 +142,8 @@ typedef struct arr_ctx {
     size_t scap;
     uint8_t *mem;         /* copies of client memory being written */
     size_t mcap;
+    struct span *spans;   /* a draw's spans, kept from draw to draw */
+    uint32_t capspans;
 } arr_ctx_t;
 
 /* ------------------------------------------------------------ GL calls */
@@ -927,6 +929,8 @@ static void draw_pre(w15_thread_t *t, uint32_t id, const w15_slot_t *args, int r
     memset(&d, 0, sizeof d);
     d.a = a;
     d.arr = arr;
+    d.spans = a->spans;
+    d.capspans = a->capspans;
     if (a->in_begin) {
         if (!a->snap_ok)
             return; /* no query is legal here */
@@ -973,7 +977,13 @@ static void draw_pre(w15_thread_t *t, uint32_t id, const w15_slot_t *args, int r
     }
     if (d.drew || d.nspans)
         write_draw(t, &d);
-    free(d.spans);
+    if (d.capspans > 4096) {
+        free(d.spans);
+        d.spans = NULL;
+        d.capspans = 0;
+    }
+    a->spans = d.spans;
+    a->capspans = d.capspans;
 }
 
 /* ------------------------------------------------------------ setters */
@@ -1101,6 +1111,7 @@ static void free_state(arr_ctx_t *a)
 {
     free(a->scratch);
     free(a->mem);
+    free(a->spans);
     free(a);
 }
 
