@@ -29,6 +29,11 @@
 #   indirect      glDrawArraysIndirect, glMultiDrawArraysIndirect (stride),
 #                 glDrawElementsIndirect: commands in client memory
 #                 (compatibility profile) and in a draw-indirect buffer
+#   state         glPush/PopClientAttrib, texture unit 3 set through
+#                 glClientActiveTexture, a vertex array object in between
+#   frames        traced with --frames 1-: pointers set in frame 0 (not
+#                 recorded), draws in frames 1 and 2 recorded (no replay: a
+#                 trace that starts mid-program is not replayable)
 #   es1           OpenGL ES 1: vertex, colour, point size (OES), texture
 #                 coordinates on 2 units
 #   es2, es3      OpenGL ES: generic attributes, element buffer, restart, divisor
@@ -36,8 +41,8 @@
 if(WIP15_SANITIZE)
   return()
 endif()
-set(_w15arr_cases legacy interleaved generic restart range instanced multidraw arrayelement buffers indirect es1
-    es2 es3)
+set(_w15arr_cases legacy interleaved generic restart range instanced multidraw arrayelement buffers indirect state
+    frames es1 es2 es3)
 pkg_check_modules(W15ARR_GL QUIET IMPORTED_TARGET gl)
 pkg_check_modules(W15ARR_EGL QUIET IMPORTED_TARGET egl)
 if(NOT (W15ARR_GL_FOUND AND W15ARR_EGL_FOUND))
@@ -62,6 +67,9 @@ foreach(_c IN LISTS _w15arr_cases)
   set(_opt "")
   if(_c IN_LIST _w15arr_noreplay)
     set(_opt --no-replay)
+  endif()
+  if(_c STREQUAL "frames")
+    set(_opt --no-replay --frames 1-)
   endif()
   add_test(NAME capture.arrays.${_c}
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/arrays_run.py --wip15 $<TARGET_FILE:wip15>

@@ -686,6 +686,93 @@ static void case_indirect(void)
     frame_end();
 }
 
+/* Client state the tracer must follow: the client attribute stack, the
+ * client-active texture unit, arrays disabled and enabled again.  (Client
+ * arrays in a vertex array object other than 0 are GL_INVALID_OPERATION.) */
+static void case_state(void)
+{
+    static float pa[NV * 3], pc[NV * 4], tc3[NV * 2];
+    static unsigned char col[NV * 4];
+    fill_f(pa, NV * 3, 1.5f);
+    fill_f(pc, NV * 4, 1.0f);
+    fill_f(tc3, NV * 2, 1);
+    fill_b(col, sizeof col);
+    glEnableClientState(GL_VERTEX_ARRAY);
+    glVertexPointer(3, GL_FLOAT, 0, pa);
+    glEnableClientState(GL_COLOR_ARRAY);
+    glColorPointer(4, GL_UNSIGNED_BYTE, 0, col);
+    glClientActiveTexture(GL_TEXTURE3);
+    glEnableClientState(GL_TEXTURE_COORD_ARRAY);
+    glTexCoordPointer(2, GL_FLOAT, 0, tc3);
+    glClientActiveTexture(GL_TEXTURE0);
+    exp_draw("glDrawArrays");
+    exp_arr(GL_VERTEX_ARRAY, 0, 3, GL_FLOAT, 0, 0, pa, 0, 12, 0, 2);
+    exp_arr(GL_COLOR_ARRAY, 0, 4, GL_UNSIGNED_BYTE, 0, 0, col, 0, 4, 0, 2);
+    exp_arr(GL_TEXTURE_COORD_ARRAY, 3, 2, GL_FLOAT, 0, 0, tc3, 0, 8, 0, 2);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    /* the attribute stack brings a pointer and an enable back */
+    glPushClientAttrib(GL_CLIENT_VERTEX_ARRAY_BIT);
+    glVertexPointer(4, GL_FLOAT, 0, pc);
+    glDisableClientState(GL_COLOR_ARRAY);
+    glClientActiveTexture(GL_TEXTURE3);
+    glDisableClientState(GL_TEXTURE_COORD_ARRAY);
+    glClientActiveTexture(GL_TEXTURE0);
+    exp_draw("glDrawArrays");
+    exp_arr(GL_VERTEX_ARRAY, 0, 4, GL_FLOAT, 0, 0, pc, 0, 16, 6, 8);
+    glDrawArrays(GL_TRIANGLES, 6, 3);
+    glPopClientAttrib();
+    exp_draw("glDrawArrays");
+    exp_arr(GL_VERTEX_ARRAY, 0, 3, GL_FLOAT, 0, 0, pa, 0, 12, 9, 11);
+    exp_arr(GL_COLOR_ARRAY, 0, 4, GL_UNSIGNED_BYTE, 0, 0, col, 0, 4, 9, 11);
+    exp_arr(GL_TEXTURE_COORD_ARRAY, 3, 2, GL_FLOAT, 0, 0, tc3, 0, 8, 9, 11);
+    glDrawArrays(GL_TRIANGLES, 9, 3);
+    /* a vertex array object (its arrays in a buffer) hides the client arrays */
+    GLuint vao, vbo;
+    glGenVertexArrays(1, &vao);
+    glBindVertexArray(vao);
+    glGenBuffers(1, &vbo);
+    glBindBuffer(GL_ARRAY_BUFFER, vbo);
+    glBufferData(GL_ARRAY_BUFFER, 36, pa, GL_STATIC_DRAW);
+    glEnableClientState(GL_VERTEX_ARRAY);
+    glVertexPointer(3, GL_FLOAT, 0, (const void *)0);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    exp_draw("glDrawArrays");
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glBindVertexArray(0);
+    exp_draw("glDrawArrays");
+    exp_arr(GL_VERTEX_ARRAY, 0, 3, GL_FLOAT, 0, 0, pa, 0, 12, 1, 3);
+    exp_arr(GL_COLOR_ARRAY, 0, 4, GL_UNSIGNED_BYTE, 0, 0, col, 0, 4, 1, 3);
+    exp_arr(GL_TEXTURE_COORD_ARRAY, 3, 2, GL_FLOAT, 0, 0, tc3, 0, 8, 1, 3);
+    glDrawArrays(GL_TRIANGLES, 1, 3);
+    check_error("state");
+    frame_end();
+}
+
+/* Recorded from frame 1 (wip15 trace --frames 1-): the pointers were set in
+ * frame 0, while nothing was recorded. */
+static void case_frames(void)
+{
+    static float pos[NV * 3];
+    static unsigned char col[NV * 4];
+    fill_f(pos, NV * 3, 1.5f);
+    fill_b(col, sizeof col);
+    glEnableClientState(GL_VERTEX_ARRAY);
+    glVertexPointer(3, GL_FLOAT, 0, pos);
+    glEnableClientState(GL_COLOR_ARRAY);
+    glColorPointer(4, GL_UNSIGNED_BYTE, 0, col);
+    glDrawArrays(GL_TRIANGLES, 0, 3); /* frame 0: not recorded, not expected */
+    frame_end();
+    for (int f = 1; f < 3; f++) {
+        pos[3 * 20] = (float)f; /* new bytes each frame */
+        exp_draw("glDrawArrays");
+        exp_arr(GL_VERTEX_ARRAY, 0, 3, GL_FLOAT, 0, 0, pos, 0, 12, 20, 22);
+        exp_arr(GL_COLOR_ARRAY, 0, 4, GL_UNSIGNED_BYTE, 0, 0, col, 0, 4, 20, 22);
+        glDrawArrays(GL_TRIANGLES, 20, 3);
+        frame_end();
+    }
+    check_error("frames");
+}
+
 /* -------------------------------------------------------------- GLES */
 
 static void case_es(int major)
@@ -867,7 +954,7 @@ static const struct {
     { "legacy", case_legacy },         { "interleaved", case_interleaved }, { "generic", case_generic },
     { "restart", case_restart },       { "range", case_range },             { "instanced", case_instanced },
     { "multidraw", case_multidraw },   { "arrayelement", case_arrayelement }, { "buffers", case_buffers },
-    { "indirect", case_indirect },
+    { "indirect", case_indirect },     { "state", case_state },             { "frames", case_frames },
 };
 
 int main(int argc, char **argv)

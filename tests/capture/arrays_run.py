@@ -3,7 +3,7 @@
 what the program says its draws read (arrays_check), then replay the trace
 with `wip15 replay --check` and require no mismatch and no warning.
 
-usage: arrays_run.py --wip15 WIP15 --check ARRAYS_CHECK [--no-replay] CASE -- PROGRAM
+usage: arrays_run.py --wip15 WIP15 --check ARRAYS_CHECK [--no-replay] [--frames A-B] CASE -- PROGRAM
 """
 import argparse
 import os
@@ -27,6 +27,7 @@ def main():
     ap.add_argument('--wip15', required=True)
     ap.add_argument('--check', required=True)
     ap.add_argument('--no-replay', action='store_true')
+    ap.add_argument('--frames', help='wip15 trace --frames RANGE')
     ap.add_argument('case')
     ap.add_argument('prog', nargs=argparse.REMAINDER)
     a = ap.parse_args()
@@ -38,8 +39,9 @@ def main():
             fail('natively: exit %d\n%s%s' % (r.returncode, r.stdout, r.stderr))
         trace = os.path.join(d, 't.wip15')
         exp = os.path.join(d, 'traced.exp')
-        r = run([a.wip15, 'trace', '-q', '--stream', 'none', '--frame-digests', '-o', trace, '--'] + prog +
-                [a.case, exp])
+        opts = ['--frames', a.frames] if a.frames else []
+        r = run([a.wip15, 'trace', '-q', '--stream', 'none', '--frame-digests', '-o', trace] + opts + ['--'] +
+                prog + [a.case, exp])
         if r.returncode != 0:
             fail('traced: exit %d\n%s%s' % (r.returncode, r.stdout, r.stderr))
         said = [l for l in r.stderr.splitlines() if l.strip() and not l.startswith('wip15: trace written')]
