@@ -13,7 +13,7 @@
  *  - error values: the result of every glGetError against the recorded one.
  * The first mismatch is reported with the call's index in the trace, its
  * traced thread, its frame and its function, the next ones (up to
- * MAX_REPORTED) more briefly; the last line, on stdout, reads
+ * MAX_REPORTED, not with -q) more briefly; the last line, on stdout, reads
  * "checked N readbacks, M frames, E error values: K mismatches".
  * With --frames A-B only the calls of frames A..B are compared.
  * May use: rp.h, frames.c (rp_frames_read), libxxhash.
@@ -48,15 +48,15 @@ static void mismatch(rp_exec_t *x, const w15_call_t *wc, const char *fname, cons
 {
     rp_state_t *st = x->st;
     uint64_t k = ++st->chk_mismatches;
-    if (k > MAX_REPORTED || st->o->quiet)
-        return;
+    if (k > MAX_REPORTED || (k > 1 && st->o->quiet))
+        return; /* the first one is the reason of the exit status: shown even with -q */
     char buf[512];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
     if (k == 1)
-        rp_note(st, "check: first mismatch at call %llu (thread %llu, frame %llu, %s): %s",
+        rp_error_note(st, "check: first mismatch at call %llu (thread %llu, frame %llu, %s): %s",
                 (unsigned long long)wc->index, (unsigned long long)x->tid, (unsigned long long)st->frame,
                 fname, buf);
     else

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "funcs.h"
 #include "rp.h"
@@ -40,6 +41,7 @@ void rp_opts_default(rp_opts_t *o)
     o->last = UINT64_MAX;
     o->out = stdout;
     o->snapshot_dir = ".";
+    o->progress_after = 2.0;
 }
 
 int rp_frameset_parse(rp_frameset_t *s, const char *text, char *err)
@@ -128,6 +130,16 @@ void rp_fatal(rp_state_t *st, const char *fmt, ...)
         vmsg(st, "", fmt, ap);
     st->failed = 1;
     st->stop = 1;
+    pthread_mutex_unlock(&st->lock);
+    va_end(ap);
+}
+
+void rp_error_note(rp_state_t *st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    pthread_mutex_lock(&st->lock);
+    vmsg(st, "", fmt, ap);
     pthread_mutex_unlock(&st->lock);
     va_end(ap);
 }
@@ -435,24 +447,30 @@ static int declare(rp_state_t *st, const w15_func_t *f)
 
 /* ---- progress -------------------------------------------------------- */
 
+/* A line on stderr once the replay has run progress_after seconds: on a
+ * terminal rewritten in place every second, else (CI logs) a new line
+ * every 10 s; the final one when any was shown. */
 static void progress(rp_state_t *st, int final)
 {
     double t = now_s();
     if (!final && t < st->next_progress)
         return;
-    st->next_progress = t + 1.0;
+    int tty = st->progress_tty;
+    st->next_progress = t + (tty ? 1.0 : 10.0);
     if (st->o->quiet)
         return;
     double el = t - st->t0;
-    if (!final && el < 2.0)
+    if (!final && el < st->o->progress_after)
         return;
-    if (final && !st->progress_shown)
+    if (final && !st->progress_any)
         return;
     pthread_mutex_lock(&st->lock);
-    fprintf(stderr, "\r" RP_PREFIX "frame %llu, %llu calls, %.1f s, %.1f frames/s%s",
-            (unsigned long long)st->frame, (unsigned long long)st->calls, el,
-            el > 0 ? (double)st->frame / el : 0.0, final ? "\n" : "");
-    st->progress_shown = !final;
+    fprintf(stderr, "%s" RP_PREFIX "%sframe %llu, %llu calls, %.1f s, %.1f frames/s%s",
+            tty ? "\r" : "", final ? "replayed: " : "progress: ", (unsigned long long)st->frame,
+            (unsigned long long)st->calls, el, el > 0 ? (double)st->frame / el : 0.0,
+            final || !tty ? "\n" : "");
+    st->progress_shown = tty && !final;
+    st->progress_any = 1;
     pthread_mutex_unlock(&st->lock);
 }
 
@@ -495,11 +513,13 @@ int rp_run(const rp_opts_t *o)
         goto out;
     st->noctx_share.refs = 1;
     st->t0 = now_s();
-    st->next_progress = st->t0 + 2.0;
+    st->next_progress = st->t0 + o->progress_after;
+    st->progress_tty = isatty(2);
     rp_exec_t *x = NULL;
     w15_op_t op;
     w15_next_t n;
     uint32_t tick = 0;
+    uint64_t tick_frame = 0;
     int truncated = 0;
     while (!st->stop && (n = w15_reader_next(st->rd, &op, &err)) <= W15_NEXT_CALL) {
         if (n == W15_NEXT_DECL_FUNC) {
@@ -584,8 +604,9 @@ int rp_run(const rp_opts_t *o)
         }
         if (rp_sched_call(st, x, &j) < 0)
             break;
-        if (++tick == 2048) {
+        if (++tick == 2048 || st->frame != tick_frame) { /* a look at the clock now and then */
             tick = 0;
+            tick_frame = st->frame;
             progress(st, 0);
         }
     }

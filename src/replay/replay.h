@@ -38,11 +38,13 @@ typedef struct rp_opts {
     int check;                 /* --check: digests and glGetError values */
     enum rp_timing timing;     /* --timing LEVEL */
     const char *timing_path;   /* its .wtf-trace (NULL: FILE.replay.wtf-trace) */
+    double progress_after;     /* progress lines after this many seconds (2) */
     int file_order;            /* --order file: ignore wip15.gseq (tests) */
     FILE *out;                 /* checksums, check and benchmark lines (stdout) */
 } rp_opts_t;
 
-/* Defaults: everything off, frames 0..UINT64_MAX, out = stdout. */
+/* Defaults: everything off, frames 0..UINT64_MAX, out = stdout, progress
+ * after 2 s. */
 void rp_opts_default(rp_opts_t *o);
 
 /* Parse a frame set: "N", "A-B", "A-" (open end), "last", separated by

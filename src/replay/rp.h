@@ -125,6 +125,13 @@ typedef struct rp_ctx {
     rp_surface_t *draw, *read;
     uint64_t program;   /* replayed name of the program in use */
     int bound;          /* current on some thread */
+    int ever_bound;     /* made current at least once */
+    /* first made current on a drawable of guessed size (its size comes
+     * with the wip15DrawableSize right after): the default viewport and
+     * scissor box are set again to the recorded size if no call ran since
+     * (guess_calls: rp_state_t.calls then) */
+    int guess_view;
+    uint64_t guess_calls;
     /* what the replaying context is (glGetString(GL_VERSION) at its first
      * MakeCurrent) */
     int gl_major, gl_minor, gl_es, gl_known;
@@ -249,7 +256,9 @@ typedef struct rp_state {
     void *wsi;
     /* progress */
     double t0, next_progress;
-    int progress_shown;
+    int progress_shown;        /* a \r line is on the terminal */
+    int progress_any;          /* a progress line was printed */
+    int progress_tty;          /* stderr is a terminal */
 } rp_state_t;
 
 /* ---- replay.c ----------------------------------------------------------- */
@@ -269,6 +278,9 @@ void *rp_zeros(rp_state_t *st);
 void rp_fatal(rp_state_t *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A note on stderr unless -q. */
 void rp_note(rp_state_t *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A note on stderr even with -q (the reason of a failure that does not
+ * stop the replay: the first --check mismatch). */
+void rp_error_note(rp_state_t *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The real address of generated function fn (resolved once), or NULL. */
 void *rp_addr(rp_state_t *st, uint32_t fn);
 /* Run one recorded call on this thread: decode, call, roles, checks

@@ -17,7 +17,8 @@
  * GL_ARB_timer_query below 3.0; GLES with GL_EXT_disjoint_timer_query),
  * a GL_TIMESTAMP query before and after each draw, dispatch, clear and blit
  * (flags DRAW, CLEAR), and one right after each frame end and right before
- * the next (the frame's GPU span).  Queries are our own names in a ring of
+ * the next (the frame's GPU span; a context's first frame starts at its
+ * first measured call).  Queries are our own names in a ring of
  * RING per context; results are read only when GL_QUERY_RESULT_AVAILABLE
  * says so, at frame ends and whenever the ring is half full, in order:
  * nothing waits for the GPU while the replay runs (a call met with the
@@ -81,6 +82,7 @@ typedef struct gpu {
     unsigned head, tail;
     int frame_open;     /* a S_FRAME_BEGIN without its end */
     int call_open;      /* a S_CALL_BEGIN without its end */
+    int any_frame;      /* a S_FRAME_BEGIN was ever put */
     int64_t offset;     /* clock ns - GPU ns */
     uint32_t since_sync;
     gen_fn gen;
@@ -439,6 +441,13 @@ uint64_t rp_timing_pre(rp_exec_t *x, const rp_job_t *j, uint32_t fn)
     }
     if (flags & (W15_FN_DRAW | W15_FN_CLEAR)) {
         gpu_t *g = gpu_of(x);
+        /* the first frame of a context opens at its first measured call
+         * (the others right after the previous frame's end) */
+        if (g && !g->any_frame && !g->frame_open && room(g) >= 4) {
+            put(g, S_FRAME_BEGIN, 0, z->frame);
+            g->frame_open = 1;
+            g->any_frame = 1;
+        }
         /* a call takes two slots; one more stays free for the frame's end */
         if (g && room(g) >= 2u + (unsigned)g->frame_open) {
             put(g, S_CALL_BEGIN, fn, (uint32_t)j->seq);
@@ -484,6 +493,7 @@ void rp_timing_post(rp_exec_t *x, const rp_job_t *j, uint32_t fn, uint64_t t0)
                 gpu_sync(g);
             put(g, S_FRAME_BEGIN, 0, z->frame);
             g->frame_open = 1;
+            g->any_frame = 1;
         }
     }
 }

@@ -37,6 +37,7 @@
 #include <X11/Xutil.h>
 #include <GL/glx.h>
 
+#include "funcs.h"
 #include "rp.h"
 
 #define DEFAULT_W 640
@@ -740,6 +741,11 @@ static int make_current(rp_exec_t *x, rp_ctx_t *ctx, rp_surface_t *draw, rp_surf
         return rp_cannot(x, fn, "MakeCurrent failed");
     x->ctx = ctx;
     ctx->bound = 1;
+    if (!ctx->ever_bound) {
+        ctx->ever_bound = 1;
+        ctx->guess_view = draw && draw->guessed;
+        ctx->guess_calls = st->calls;
+    }
     ctx->draw = draw;
     ctx->read = read ? read : draw;
     rp_ctx_version(x, ctx);
@@ -1109,8 +1115,23 @@ static int resize(rp_exec_t *x, rp_surface_t *s, int wd, int ht, uint32_t fn)
         return 0;
     s->width = wd, s->height = ht;
     rp_ctx_t *ctx = x->ctx;
-    if (ctx && (ctx->draw == s || ctx->read == s))
-        return make_current(x, ctx, ctx->draw, ctx->read, fn);
+    if (ctx && (ctx->draw == s || ctx->read == s)) {
+        if (make_current(x, ctx, ctx->draw, ctx->read, fn))
+            return 1;
+        if (ctx->guess_view && ctx->draw == s && ctx->guess_calls == x->st->calls) {
+            /* the context's first MakeCurrent gave it the guessed size as
+             * its default viewport and scissor box; the program, made
+             * current on the recorded size, had that one */
+            typedef void (*pfn_rect)(int, int, int, int);
+            pfn_rect vp = (pfn_rect)rp_addr(x->st, W15F_glViewport), sc = (pfn_rect)rp_addr(x->st, W15F_glScissor);
+            if (vp)
+                vp(0, 0, wd, ht);
+            if (sc)
+                sc(0, 0, wd, ht);
+        }
+        ctx->guess_view = 0;
+        return 0;
+    }
     if (s->xwin) {
         wsi_t *w = W(x->st);
         XResizeWindow(w->xdpy, s->xwin, (unsigned)wd, (unsigned)ht);

@@ -2,6 +2,7 @@
  * library does the work; this file only reads the options). */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "args.h"
@@ -37,6 +38,8 @@ static const char replay_usage[] =
     "                           calls (default), or the file's (for tests)\n"
     "  --window                 replay GLX traces in windows on $DISPLAY\n"
     "  --strict                 a call that cannot replay is an error\n"
+    "  --progress-after S       progress on stderr once the replay has run S\n"
+    "                           seconds (default 2; 0: from the start)\n"
     "  -q, --quiet              no warnings, no progress\n"
     "  -h, --help               show this help\n"
     "\n"
@@ -48,7 +51,7 @@ int cmd_replay(int argc, char **argv)
 {
     enum {
         O_CHECKSUMS = 256, O_FORMAT, O_SNAPSHOT, O_SNAPDIR, O_FRAMES, O_BENCH, O_WINDOW, O_STRICT, O_CHECK,
-        O_TIMING, O_TIMING_OUT, O_ORDER
+        O_TIMING, O_TIMING_OUT, O_ORDER, O_PROGRESS
     };
     static const struct option longopts[] = {
         {"checksums", no_argument, NULL, O_CHECKSUMS},
@@ -63,6 +66,7 @@ int cmd_replay(int argc, char **argv)
         {"timing", optional_argument, NULL, O_TIMING},
         {"timing-output", required_argument, NULL, O_TIMING_OUT},
         {"order", required_argument, NULL, O_ORDER},
+        {"progress-after", required_argument, NULL, O_PROGRESS},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -133,6 +137,15 @@ int cmd_replay(int argc, char **argv)
                 return 2;
             }
             break;
+        case O_PROGRESS: {
+            char *end;
+            o.progress_after = strtod(optarg, &end);
+            if (end == optarg || *end || !(o.progress_after >= 0 && o.progress_after < 1e9)) {
+                fprintf(stderr, "wip15 replay: --progress-after: seconds, not '%s'\n", optarg);
+                return 2;
+            }
+            break;
+        }
         case 'q': o.quiet = 1; break;
         case 'h': fputs(replay_usage, stdout); return 0;
         default: fputs(replay_usage, stderr); return 2;

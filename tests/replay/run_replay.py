@@ -37,8 +37,20 @@ KIND:
              put the upload after the draw in the file, and the test could
              not tell a right order from a wrong one.
 
+  timing     PROGRAM traced, replayed with --check --timing: no mismatch;
+             the replay's .wtf-trace is read by `wip15 frames` (one frame
+             per swap, GPU time), `wip15 export --chrome` and the real WTF
+             loader (tests/wtf/load_wtf.js, --load-wtf; $WIP15_WTF_LOADER):
+             a zone per traced thread with its frames, and a native_gpu
+             zone "<zone> GPU" of wip15.gpuFrame scopes holding the GPU
+             time of the draws and clears.
+  progress   PROGRAM traced, replayed with --progress-after 0: progress
+             lines on stderr ("progress: frame N, ...", then "replayed:
+             frame <swaps>, ..."), stdout untouched; none with -q.
+
 Options:
   --wip15 PATH       the wip15 command
+  --load-wtf JS      timing: tests/wtf/load_wtf.js
   --window           frames/gears: also compare with a --window replay
   --warn REGEX       frames: a warning the replay must print (a known capture
                      gap, e.g. client arrays), may be repeated
@@ -250,6 +262,82 @@ def kind_order(a, path):
              max(0, len(want) - len(got2)), checked2[3], r2.returncode))
 
 
+def kind_timing(a, path):
+    import json
+    n = swaps(a, path)
+    wtf = path[:-len('.wip15')] + '.replay.wtf-trace'
+    r = run([a.wip15, 'replay', '-q', '--check', '--timing', path])
+    checked = check_line(r)
+    if r.returncode != 0 or checked[3] or not os.path.exists(wtf):
+        fail('--check --timing: exit %d, %s, %s\n%s' % (r.returncode, checked, os.path.exists(wtf), r.stderr))
+    r = run([a.wip15, 'frames', '--json', wtf])
+    if r.returncode != 0:
+        fail('wip15 frames: exit %d\n%s' % (r.returncode, r.stderr))
+    fr = json.loads(r.stdout)
+    if fr.get('frames') != n:
+        fail('wip15 frames: %s frames, %d swaps in the trace' % (fr.get('frames'), n))
+    gpu = fr.get('gpu') or {}
+    if not gpu.get('frames') or not gpu.get('scopes'):
+        fail('wip15 frames: no GPU time in %s' % r.stdout[:2000])
+    if not any(f['name'].startswith('glDraw') for f in fr.get('functions', [])):
+        fail('wip15 frames: no draw call scopes: %s' % fr.get('functions'))
+    chrome = path + '.chrome.json'
+    r = run([a.wip15, 'export', '--chrome', chrome, wtf])
+    if r.returncode != 0:
+        fail('wip15 export: exit %d\n%s' % (r.returncode, r.stderr))
+    with open(chrome) as f:
+        doc = json.load(f)
+    events = doc['traceEvents'] if isinstance(doc, dict) else doc
+    if not any(e.get('name', '').startswith('glDraw') for e in events):
+        fail('wip15 export: no draw in %d events' % len(events))
+    loader = os.environ.get('WIP15_WTF_LOADER') or os.environ.get('WIP15_WTF_LOADER_DEFAULT', '')
+    os.environ['WIP15_WTF_LOADER'] = loader
+    if not (a.load_wtf and loader and os.path.exists(loader) and shutil.which('node')):
+        fail('the real WTF loader is missing (WIP15_WTF_LOADER=%r, --load-wtf %r, node)' % (loader, a.load_wtf))
+    r = run(['node', a.load_wtf, '--calls', wtf])
+    try:
+        d = json.loads(r.stdout)
+    except ValueError:
+        fail('load_wtf.js printed no JSON (exit %d): %s' % (r.returncode, r.stderr[-1000:]))
+    if r.returncode != 0 or not d.get('ok'):
+        fail('the WTF loader rejected the replay\'s file: %s' % d.get('error'))
+    cpu = [z for z in d['zones'] if z['type'] == 'script']
+    gz = [z for z in d['zones'] if z['type'] == 'native_gpu']
+    if sum(z['frames'] for z in cpu) != n:
+        fail('loader: %d frames in the script zones, %d swaps' % (sum(z['frames'] for z in cpu), n))
+    if not gz or not all(z['name'].endswith(' GPU') and z['name'][:-4] in [c['name'] for c in cpu] for z in gz):
+        fail('loader: GPU zones %s, thread zones %s' % ([z['name'] for z in gz], [z['name'] for z in cpu]))
+    frames = [c for z in gz for c in z['calls'] if c[0] == 'wip15.gpuFrame']
+    nums = [c[1] for c in frames]
+    if not frames or nums != sorted(set(nums)) or any(c[4] != 0 for c in frames):
+        fail('loader: GPU frame scopes %s' % frames[:8])
+    draws = [c for z in gz for c in z['calls'] if c[0] != 'wip15.gpuFrame']
+    if not draws or any(c[4] != 1 for c in draws) or not any(c[3] > c[2] for c in draws):
+        fail('loader: GPU call scopes (inside a frame, some time) %s' % draws[:8])
+    print('ok: --check --timing, %d frames; wip15 frames: %d GPU frames; export: %d events; loader: %d zones, '
+          '%d GPU frames, %d GPU call scopes' % (n, gpu['frames'], len(events), len(d['zones']), len(frames),
+                                                 len(draws)))
+
+
+def kind_progress(a, path):
+    n = swaps(a, path)
+    r = replay(a, path, '--progress-after', '0')
+    if r.stdout:
+        fail('stdout not empty: %r' % r.stdout[:500])
+    lines = [ln for ln in r.stderr.replace('\r', '\n').splitlines() if 'progress: ' in ln or 'replayed: ' in ln]
+    if not any(re.search(r'progress: frame \d+, \d+ calls, [\d.]+ s, [\d.]+ frames/s$', ln) for ln in lines):
+        fail('no progress line:\n%s' % r.stderr)
+    if not re.search(r'replayed: frame %d, \d+ calls, [\d.]+ s, [\d.]+ frames/s$' % n, lines[-1]):
+        fail('last progress line %r (%d frames)' % (lines[-1], n))
+    r = replay(a, path, '-q', '--progress-after', '0')
+    if r.stderr or r.stdout:
+        fail('-q: output %r %r' % (r.stdout[:300], r.stderr[:300]))
+    r = replay(a, path)
+    if 'progress' in r.stderr or 'replayed:' in r.stderr:
+        fail('a short replay shows progress:\n%s' % r.stderr)
+    print('ok: %d progress lines, none with -q or for a short replay' % len(lines))
+
+
 def kind_data(a):
     kind_selfcheck(a, a.trace)
 
@@ -275,7 +363,8 @@ def kind_usage(a):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('kind', choices=['frames', 'selfcheck', 'gears', 'hostile', 'bench', 'data',
-                                     'usage', 'midstart', 'order'])
+                                     'usage', 'midstart', 'order', 'timing', 'progress'])
+    ap.add_argument('--load-wtf')
     ap.add_argument('--wip15', default='wip15')
     ap.add_argument('--window', action='store_true')
     ap.add_argument('--warn', action='append')
@@ -316,6 +405,10 @@ def main():
             kind_selfcheck(a, path)
         elif a.kind == 'order':
             kind_order(a, path)
+        elif a.kind == 'timing':
+            kind_timing(a, path)
+        elif a.kind == 'progress':
+            kind_progress(a, path)
         else:
             print(replay(a, path, '-q', '--benchmark').stdout, end='')
     finally:
