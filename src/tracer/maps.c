@@ -199,6 +199,13 @@ typedef struct map {
     uint8_t *shadow;         /* persistent: bytes as last recorded; otherwise the
                               * copy taken at map time, or NULL */
     int all_next;            /* the next capture records the whole range */
+    /* protect mode, per protected page (under maps_lock): hot pages are
+     * left writable (and dirty) from one capture to the next */
+    uint8_t *hot;            /* 1: left writable */
+    uint8_t *idle;           /* captures since the page last changed */
+    uint32_t *stamp;         /* the capture that last protected it again (0: none) */
+    uint32_t ncap;           /* captures of this mapping */
+    size_t nhot;             /* pages with hot[] set */
 } map_t;
 
 static pthread_mutex_t maps_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -543,8 +550,9 @@ static inline uint64_t load64(const uint8_t *p)
 }
 
 /* Record the spans of [off, off + n) of the mapping that differ from the
- * shadow, and bring the shadow up to date.  0, -1, -2 as record_range. */
-static int record_diff(w15_thread_t *t, map_t *m, size_t off, size_t n)
+ * shadow, and bring the shadow up to date.  0, -1, -2 as record_range.
+ * With `mark`, the protected pages a span touches get idle 0. */
+static int record_diff_(w15_thread_t *t, map_t *m, size_t off, size_t n, int mark)
 {
     if (scratch_ready())
         return -1;
@@ -590,6 +598,12 @@ static int record_diff(w15_thread_t *t, map_t *m, size_t off, size_t n)
                 end--;
             if (emit(t, m, off + start, a + start, end - start))
                 return -1;
+            if (mark) {
+                size_t p0 = (size_t)((uintptr_t)m->ptr + off + start - m->plo) / page_size;
+                size_t p1 = (size_t)((uintptr_t)m->ptr + off + end - 1 - m->plo) / page_size;
+                for (size_t pg = p0; pg <= p1; pg++)
+                    m->idle[pg] = 0;
+            }
             memcpy(m->shadow + off + start, a + start, end - start);
             i = end;
         }
@@ -597,6 +611,11 @@ static int record_diff(w15_thread_t *t, map_t *m, size_t off, size_t n)
         n -= k;
     }
     return 0;
+}
+
+static int record_diff(w15_thread_t *t, map_t *m, size_t off, size_t n)
+{
+    return record_diff_(t, m, off, n, 0);
 }
 
 /* Every word of m's dirty bits to 0. */
@@ -612,6 +631,63 @@ static void to_compare(map_t *m)
 {
     unprotect(m);
     atomic_store(&m->mode, M_COMPARE);
+}
+
+/* Hot pages.  Write-protecting a page again costs a fault at its next
+ * write (a signal, two mprotect calls and the TLB shootdowns they bring):
+ * far more than comparing the page.  A page written again within HOT_AGAIN
+ * captures of being protected (a ring, a buffer rewritten every frame) is
+ * left writable and dirty instead, and compared at every capture, until it
+ * has not changed for HOT_IDLE captures; at most HOT_MAX pages of a
+ * mapping are hot, so a capture compares at most HOT_MAX pages it need not. */
+#define HOT_AGAIN 32
+#define HOT_IDLE 32
+#define HOT_MAX 64
+
+/* Capture the dirty pages [first, end) of a protected mapping: those that
+ * do not stay hot are made clean and protected again FIRST, then the whole
+ * run is compared.  0, -1, -2 as record_range; 1 when protection failed
+ * (m is in compare mode now and was compared whole). */
+static int capture_run(w15_thread_t *t, map_t *m, size_t first, size_t end)
+{
+    size_t lo = SIZE_MAX;
+    for (size_t k = first; k <= end; k++) {
+        int prot = 0;
+        if (k < end) {
+            if (m->hot[k] && m->idle[k] >= HOT_IDLE) {
+                m->hot[k] = 0;
+                m->nhot--;
+            } else if (!m->hot[k] && m->stamp[k] && m->ncap - m->stamp[k] <= HOT_AGAIN && m->nhot < HOT_MAX) {
+                m->hot[k] = 1;
+                m->nhot++;
+            }
+            prot = !m->hot[k];
+        }
+        if (prot) {
+            if (lo == SIZE_MAX)
+                lo = k;
+            continue;
+        }
+        if (lo == SIZE_MAX)
+            continue;
+        /* clean first, protected second: a write in between is seen by
+         * the comparison below */
+        for (size_t p = lo; p < k; p++) {
+            atomic_fetch_and(&m->dirty[p / 64], ~((uint64_t)1 << (p % 64)));
+            m->stamp[p] = m->ncap;
+            m->idle[p] = 0;
+        }
+        if (mprotect((void *)(m->plo + lo * page_size), (k - lo) * page_size, PROT_READ) != 0) {
+            to_compare(m);
+            int r = record_diff(t, m, 0, m->length);
+            return r ? r : 1;
+        }
+        lo = SIZE_MAX;
+    }
+    for (size_t k = first; k < end; k++)
+        if (m->idle[k] < 255)
+            m->idle[k]++;
+    return record_diff_(t, m, m->plo + first * page_size - (uintptr_t)m->ptr, (end - first) * page_size, 1);
 }
 
 /* A persistent mapping's changes since the last capture.  0, -1, -2 as
@@ -634,6 +710,8 @@ static int capture(w15_thread_t *t, map_t *m)
         /* clean and protected again, then everything */
         atomic_store(&m->any, 0);
         dirty_clear(m);
+        memset(m->hot, 0, np);
+        m->nhot = 0;
         if (mprotect((void *)m->plo, m->phi - m->plo, PROT_READ) != 0)
             to_compare(m);
         m->all_next = 0;
@@ -642,13 +720,12 @@ static int capture(w15_thread_t *t, map_t *m)
     int r = 0;
     if (head && (r = record_diff(t, m, 0, head)))
         return r;
+    m->ncap++;
     if (atomic_exchange(&m->any, 0)) {
         size_t nw = (np + 63) / 64;
         size_t run = SIZE_MAX; /* first page of the dirty run being gathered */
         for (size_t w = 0; w <= nw; w++) {
-            uint64_t bits = 0;
-            if (w < nw && atomic_load_explicit(&m->dirty[w], memory_order_relaxed))
-                bits = atomic_exchange(&m->dirty[w], 0);
+            uint64_t bits = w < nw ? atomic_load_explicit(&m->dirty[w], memory_order_relaxed) : 0;
             if ((bits == 0 && run == SIZE_MAX) || (bits == ~(uint64_t)0 && run != SIZE_MAX))
                 continue;
             /* (bits past the last page are never set: a run ends by np) */
@@ -661,18 +738,16 @@ static int capture(w15_thread_t *t, map_t *m)
                 }
                 if (run == SIZE_MAX)
                     continue;
-                /* protect the run again FIRST, then compare it */
-                uintptr_t lo = m->plo + run * page_size;
-                size_t len = (k - run) * page_size;
-                run = SIZE_MAX;
-                if (mprotect((void *)lo, len, PROT_READ) != 0) {
-                    to_compare(m);
-                    return record_diff(t, m, 0, m->length);
-                }
-                if ((r = record_diff(t, m, lo - base, len)))
+                r = capture_run(t, m, run, k);
+                if (r == 1)
+                    return 0; /* gave up protecting: everything compared */
+                if (r)
                     return r;
+                run = SIZE_MAX;
             }
         }
+        if (m->nhot)
+            atomic_store(&m->any, 1);
     }
     if (tail < m->length && (r = record_diff(t, m, tail, m->length - tail)))
         return r;
@@ -689,6 +764,9 @@ static void map_drop(map_t *m)
     atomic_fetch_sub(&nmaps, 1);
     unprotect(m);
     free(m->dirty);
+    free(m->hot);
+    free(m->idle);
+    free(m->stamp);
     free(m->shadow);
     free(m);
 }
@@ -703,7 +781,10 @@ static void protect_setup(map_t *m)
         goto compare;
     size_t np = (m->phi - m->plo) / page_size;
     m->dirty = calloc((np + 63) / 64, sizeof *m->dirty);
-    if (!m->dirty || slot_publish(m))
+    m->hot = calloc(np, 1);
+    m->idle = calloc(np, 1);
+    m->stamp = calloc(np, sizeof *m->stamp);
+    if (!m->dirty || !m->hot || !m->idle || !m->stamp || slot_publish(m))
         goto compare;
     if (mprotect((void *)m->plo, m->phi - m->plo, PROT_READ) != 0) {
         unprotect(m);

@@ -823,6 +823,37 @@ static void case_gpu_writes(void)
     unmap(GL_ARRAY_BUFFER);
 }
 
+/* Pages written again and again (the tracer leaves such pages writable
+ * and compares them at every capture), pages that stop changing and are
+ * written again much later, more such pages than the tracer keeps
+ * writable, and writes in the middle of a run of captures. */
+static void case_hot(void)
+{
+    buf_t b;
+    size_t size = 1u << 20;
+    make_buffer(&b, size, 32, 1, GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT);
+    uint8_t *p = map_range(GL_ARRAY_BUFFER, 0, size, GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT);
+    for (unsigned r = 0; r < 120; r++) {
+        size_t n = write_span(&b, p, 0, 3 * 4096 + 100, 8, r);         /* every round */
+        if (r % 45 == 0)
+            n += write_span(&b, p, 0, 7 * 4096 + 200, 8, r);           /* now and then */
+        if (r >= 20 && r < 40) {
+            for (size_t pg = 16; pg < 16 + 200; pg++)                   /* 200 pages a round */
+                n += write_span(&b, p, 0, pg * 4096 + (r * 13) % 4000, 4, r);
+        }
+        expect(n, n);
+        glFlush(); /* captures in a row with nothing written */
+        glFlush();
+        n = write_span(&b, p, 0, 9 * 4096 + r, 1, r);
+        expect(n, n);
+        show(&b);
+        if (r % 10 == 9)
+            checkpoint(&b, "hot pages");
+    }
+    unmap(GL_ARRAY_BUFFER);
+    checkpoint(&b, "hot pages, unmapped");
+}
+
 /* The program ends with a persistent mapping still mapped and its context
  * alive, and writes to the mapping from an atexit handler (after the
  * tracer may have finished): it must exit 0 as it does natively. */
@@ -877,6 +908,7 @@ static const case_t cases[] = {
     { "implicit_end", case_implicit_end },
     { "gpu_writes", case_gpu_writes },
     { "exit_mapped", case_exit_mapped },
+    { "hot", case_hot },
 };
 
 int main(int argc, char **argv)
