@@ -8,7 +8,7 @@
  *   range (GL_MAP_INVALIDATE_RANGE_BIT / _BUFFER_BIT: the old contents are
  *   undefined), the whole range; with GL_MAP_FLUSH_EXPLICIT_BIT, each
  *   glFlushMappedBufferRange's range as it is, and nothing at unmap
- *   (docs/PERFORMANCE.md "Mapped buffers" has the measurements behind this);
+ *   (docs/PERFORMANCE.md "Persistent-map streaming", mode map, measures it);
  * - a persistent map (GL_MAP_PERSISTENT_BIT), coherent or not, flushed
  *   explicitly or not: before every call flagged CONSUMES (draws,
  *   dispatches, copies, pixel transfers, fences, waits, swaps, flushes,
@@ -26,8 +26,11 @@
  * consuming call the dirty pages are write-protected again FIRST (a write
  * from another thread after that faults and marks the page dirty for next
  * time), then compared with the shadow: the spans that differ are recorded
- * and copied into the shadow.  The partial pages at either end (shared
- * with other memory, never protected) are compared every time.  A mapping
+ * and copied into the shadow.  A page written again soon after being
+ * protected (a ring, a buffer rewritten every frame) is left writable and
+ * compared at every capture instead, until it stops changing (hot pages,
+ * capture_run).  The partial pages at either end (shared with other
+ * memory, never protected) are compared every time.  A mapping
  * whose pages cannot be protected (mprotect fails, the slot table is full,
  * no fault handler of ours, WIP15_MAPS=compare) is compared whole at every
  * capture instead.
