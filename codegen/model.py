@@ -82,7 +82,10 @@ OFFSET_TARGETS = ['NONE', 'ARRAY_BUFFER', 'ELEMENT_ARRAY_BUFFER', 'PIXEL_PACK_BU
 # the list of unknown extents (gen.py --unknown-extents) names it.
 PTR_WHYS = {
     'opaque': 'never dereferenced by GL (a user pointer, a native handle, a label key)',
-    'client-array': 'client-side vertex array: the bytes are captured at draws',
+    'client-array': 'client memory a draw reads (vertex arrays, indirect commands): '
+                    'captured at draws as wip15ClientMemory; an offset under a bound buffer',
+    'state': 'the size depends on GL object state (a texture level, a uniform, a table), '
+             'not on the arguments; the tracer does not query it',
     'mapping': 'a mapping of a buffer: written bytes are captured at unmap/flush',
     'struct': 'a window-system structure (XVisualInfo), not GL data',
     'unknowable': 'the specification gives no size the tracer can compute',
@@ -740,7 +743,10 @@ class Builder:
 
     def apply_offsets(self, funcs):
         """offset FUNCGLOB PARAM TARGET: PARAM (a pointer) is an offset into
-        the buffer bound to TARGET while one is.  Pixel pointers (helper kinds
+        the buffer bound to TARGET while one is.  A GLintptr parameter that
+        is always an offset (glDispatchComputeIndirect's indirect, the
+        drawcount of glMultiDraw*IndirectCount) keeps its value and gets
+        the wip15.offset entry too.  Pixel pointers (helper kinds
         image, bitmap, stipple) are offsets under the pixel buffers by
         themselves; a command with such a parameter gets PIXEL_UNPACK or
         PIXEL_PACK."""
@@ -752,8 +758,8 @@ class Builder:
                 if i < 0:
                     raise ln.error('%s has no parameter "%s"' % (name, ln.words[2]))
                 pm = f.params[i]
-                if not pm.p.stars:
-                    raise ln.error('%s %s is not a pointer' % (name, ln.words[2]))
+                if not pm.p.stars and pm.p.ptype not in ('GLintptr', 'GLintptrARB'):
+                    raise ln.error('%s %s is not a pointer or a GLintptr' % (name, ln.words[2]))
                 if pm.offset not in ('NONE', target):
                     raise ln.error('%s %s is already an offset under GL_%s' % (
                         name, ln.words[2], pm.offset))

@@ -62,6 +62,18 @@ CS_HELPER size_t list_type_size(uint64_t type)
     }
 }
 
+/* Bytes per index of glDrawElements*(count, type): GL_UNSIGNED_BYTE,
+ * _SHORT, _INT; 0 (unknown: GL refuses the type and reads nothing) else. */
+CS_HELPER size_t index_type_size(uint64_t type)
+{
+    switch (type) {
+    case CS_GL_UNSIGNED_BYTE: return 1;
+    case CS_GL_UNSIGNED_SHORT: return 2;
+    case CS_GL_UNSIGNED_INT: return 4;
+    default: return 0;
+    }
+}
+
 /* Values per control point of an evaluator map target (GL_MAP1_* or
  * GL_MAP2_*, the nine targets in gl.xml order from COLOR_4 to VERTEX_4). */
 CS_HELPER size_t map_values(uint64_t target, uint64_t base)
@@ -116,6 +128,13 @@ CS_HELPER size_t cs_strlen(const char *s)
 /* glCallLists(n, type, lists): bytes. */
 #define W15_CS_KIND_lists(name, pack, n, t) \
     static size_t w15_cs_##name(const w15_slot_t *a) { return nonneg(a[n].i) * list_type_size(a[t].u); }
+/* The index array of a single draw (count, type): bytes; a negative count
+ * reads nothing (GL_INVALID_VALUE). */
+#define W15_CS_KIND_indices(name, pack, n, t) \
+    static size_t w15_cs_##name(const w15_slot_t *a) { return nonneg(a[n].i) * index_type_size(a[t].u); }
+/* One texel of clear data (format, type): glClearTex*Image, glClear*BufferData. */
+#define W15_CS_KIND_texel(name, pack, f, t) \
+    static size_t w15_cs_##name(const w15_slot_t *a) { return w15_texel_bytes((uint32_t)a[f].u, (uint32_t)a[t].u); }
 /* A string of `length` bytes, or NUL-terminated when length < 0. */
 #define W15_CS_KIND_strn(name, pack, s, len) \
     static size_t w15_cs_##name(const w15_slot_t *a) \

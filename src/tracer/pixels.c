@@ -201,6 +201,16 @@ static void read_store(int pack, int three_d, store_t *s)
     if (s->skip_images < 0) s->skip_images = 0;
 }
 
+size_t w15_texel_bytes(uint32_t format, uint32_t type)
+{
+    int packed;
+    int comps = format_components(format);
+    int64_t tsz = type_size(type, &packed);
+    if (!comps || !tsz || type == 0x1A00 /* GL_BITMAP */)
+        return 0;
+    return (size_t)(packed ? tsz : tsz * comps);
+}
+
 size_t w15_image_bytes(int pack, uint32_t format, uint32_t type, int64_t width, int64_t height,
                        int64_t depth)
 {

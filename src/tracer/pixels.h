@@ -16,6 +16,9 @@
  * a width x height x depth image of `format`/`type`; 0 when unknown. */
 size_t w15_image_bytes(int pack, uint32_t format, uint32_t type,
                        int64_t width, int64_t height, int64_t depth);
+/* Bytes of one texel of `format`/`type` (clear values: no pixel-store
+ * state applies); 0 when unknown. */
+size_t w15_texel_bytes(uint32_t format, uint32_t type);
 /* The name of the buffer bound to offset target `target` (enum
  * w15_offset_target) in the current context, 0 when none, or when the
  * context does not have that target (its version and extensions; once per

@@ -200,16 +200,21 @@ static int put_ptr_only(w15_thread_t *t, const w15_param_sig_t *s, uint32_t idx,
 
 /* Empty value + group + an entry in wip15.offset: the pointer is an offset
  * into the buffer bound to `target`. */
-static int put_offset(w15_thread_t *t, const w15_param_sig_t *s, uint32_t idx, uint32_t target, uint64_t off)
+static void add_offset(w15_thread_t *t, uint32_t idx, uint32_t target, uint64_t off)
 {
-    if (put_empty_value(t, s))
-        return -1;
     if (t->noff < W15_MAX_PTR_EXTRA) {
         t->xoff[t->noff].param = idx;
         t->xoff[t->noff].target = target;
         t->xoff[t->noff].offset = off;
         t->noff++;
     }
+}
+
+static int put_offset(w15_thread_t *t, const w15_param_sig_t *s, uint32_t idx, uint32_t target, uint64_t off)
+{
+    if (put_empty_value(t, s))
+        return -1;
+    add_offset(t, idx, target, off);
     return 0;
 }
 
@@ -447,9 +452,13 @@ static int put_param(w15_thread_t *t, const w15_param_sig_t *s, uint32_t idx, w1
 {
     w15_buf_t *b = &t->buf;
     if (W15_UNLIKELY(s->offset != W15_OFF_NONE)) {
-        /* an offset while a buffer is bound to its target (NULL too: offset 0) */
-        if (w15_offset_bound(s->offset))
-            return put_offset(t, s, idx, w15_offset_target_enum(s->offset), v.u);
+        /* an offset while a buffer is bound to its target (NULL too: offset
+         * 0); a GLintptr that is always an offset keeps its value as well */
+        if (w15_offset_bound(s->offset)) {
+            if (s->cap != W15_CAP_VALUE)
+                return put_offset(t, s, idx, w15_offset_target_enum(s->offset), v.u);
+            add_offset(t, idx, w15_offset_target_enum(s->offset), v.u);
+        }
         if (s->offset == W15_OFF_ARRAY_BUFFER && v.p && t->ctx)
             t->ctx->client_pointers = 1; /* arrays.c captures them at draws */
     }
@@ -1008,7 +1017,7 @@ static __attribute__((noinline)) void pre_general(w15_thread_t *t, w15_callctx_t
     uint32_t np = f->nparams;
     for (unsigned i = 0; i < fo; i++) {
         const w15_param_sig_t *s = &ps[i];
-        if (W15_LIKELY(s->cap == W15_CAP_VALUE)) {
+        if (W15_LIKELY(s->cap == W15_CAP_VALUE && s->offset == W15_OFF_NONE)) {
             /* 16 bytes were reserved above for the opcode; keep 24 free */
             if (W15_UNLIKELY(w15_buf_reserve(b, 24))) {
                 encode_failed(t, c);
