@@ -1,0 +1,378 @@
+/* safety_prog.c -- the programs of capture.safety.<case> (tests/capture/
+ * safety.cmake, checked by check_safety.py): GL calls whose pointer
+ * arguments are buffer offsets, invalid arguments GL rejects without
+ * reading them (pointers to unmapped memory included), and read-backs.
+ *
+ *     safety_prog CASE
+ *
+ * Headless: EGL surfaceless, a desktop GL 4.5 compatibility context and a
+ * 16 x 16 pbuffer.  Every line it prints is deterministic and is compared
+ * between the native and the traced run: after each call of interest
+ * "NAME err=0x..." (glGetError), and for read-backs "readback NAME SIZE
+ * XXH3" (what the program got), which the checker finds in the trace's
+ * wip15.digest.  Exit status 0; 77 when no such context can be made. */
+#define _GNU_SOURCE
+#define GL_GLEXT_PROTOTYPES 1
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <GL/gl.h>
+#include <GL/glext.h>
+
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#ifndef EGL_PLATFORM_SURFACELESS_MESA
+#define EGL_PLATFORM_SURFACELESS_MESA 0x31DD
+#endif
+
+static EGLDisplay dpy;
+static EGLConfig cfg;
+
+static void skip(const char *why)
+{
+    printf("SKIP: %s\n", why);
+    exit(77);
+}
+
+static void open_gl(void)
+{
+    PFNEGLGETPLATFORMDISPLAYEXTPROC get =
+        (PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
+    dpy = get ? get(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL) : EGL_NO_DISPLAY;
+    EGLint maj, min, n = 0;
+    if (dpy == EGL_NO_DISPLAY || !eglInitialize(dpy, &maj, &min) || !eglBindAPI(EGL_OPENGL_API))
+        skip("no surfaceless EGL display with desktop GL");
+    const EGLint cattrs[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT,
+                             EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_ALPHA_SIZE, 8,
+                             EGL_NONE};
+    if (!eglChooseConfig(dpy, cattrs, &cfg, 1, &n) || n != 1)
+        skip("no EGL config");
+    const EGLint xattrs[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 5,
+                             EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT,
+                             EGL_NONE};
+    EGLContext ctx = eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, xattrs);
+    if (ctx == EGL_NO_CONTEXT)
+        skip("no GL 4.5 compatibility context");
+    const EGLint pattrs[] = {EGL_WIDTH, 16, EGL_HEIGHT, 16, EGL_NONE};
+    EGLSurface s = eglCreatePbufferSurface(dpy, cfg, pattrs);
+    if (s == EGL_NO_SURFACE || !eglMakeCurrent(dpy, s, s, ctx))
+        skip("eglMakeCurrent failed");
+}
+
+/* The GL error after the call just made, one line. */
+static void err(const char *what)
+{
+    GLenum e = glGetError();
+    printf("%s err=0x%x\n", what, e);
+    while (glGetError() != GL_NO_ERROR)
+        ;
+}
+
+static void readback(const char *what, const void *p, size_t n)
+{
+    printf("readback %s %zu %016" PRIx64 "\n", what, n, (uint64_t)XXH3_64bits(p, n));
+}
+
+static GLuint buffer(GLenum target, size_t size, const void *data)
+{
+    GLuint b;
+    glGenBuffers(1, &b);
+    glBindBuffer(target, b);
+    glBufferData(target, (GLsizeiptr)size, data, GL_STATIC_DRAW);
+    return b;
+}
+
+static GLuint program_of(GLenum type, const char *src)
+{
+    GLuint sh = glCreateShader(type);
+    glShaderSource(sh, 1, &src, NULL);
+    glCompileShader(sh);
+    GLuint p = glCreateProgram();
+    glAttachShader(p, sh);
+    glLinkProgram(p);
+    glDeleteShader(sh);
+    return p;
+}
+
+/* A page nobody may read, and one the program has given back. */
+static void *noaccess_page(void)
+{
+    void *p = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+static void *unmapped_page(void)
+{
+    void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    munmap(p, 4096);
+    return p;
+}
+
+/* Offsets into GL_QUERY_BUFFER (glGetQueryObject*). */
+static void case_query(void)
+{
+    GLuint q;
+    glGenQueries(1, &q);
+    glBeginQuery(GL_ANY_SAMPLES_PASSED, q);
+    glEndQuery(GL_ANY_SAMPLES_PASSED);
+    static const uint32_t zero[8];
+    buffer(GL_QUERY_BUFFER, sizeof zero, zero);
+    glGetQueryObjectuiv(q, GL_QUERY_RESULT, (GLuint *)(uintptr_t)8);
+    err("glGetQueryObjectuiv");
+    glGetQueryObjecti64v(q, GL_QUERY_RESULT, (GLint64 *)(uintptr_t)16);
+    err("glGetQueryObjecti64v");
+    glBindBuffer(GL_QUERY_BUFFER, 0);
+    GLuint r = 7;
+    glGetQueryObjectuiv(q, GL_QUERY_RESULT, &r); /* into program memory */
+    err("glGetQueryObjectuiv client");
+    printf("result %u\n", r);
+}
+
+/* Offsets into GL_DRAW_INDIRECT_BUFFER and GL_PARAMETER_BUFFER. */
+static void case_indirect(void)
+{
+    static const uint32_t cmds[16] = {3, 1, 0, 0, 3, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    static const uint32_t counts[4] = {0, 2, 1, 0};
+    static const uint16_t idx[4] = {0, 1, 2, 0};
+    GLuint vao;
+    glGenVertexArrays(1, &vao);
+    glBindVertexArray(vao);
+    buffer(GL_ELEMENT_ARRAY_BUFFER, sizeof idx, idx);
+    buffer(GL_DRAW_INDIRECT_BUFFER, sizeof cmds, cmds);
+    glDrawArraysIndirect(GL_POINTS, (const void *)(uintptr_t)16);
+    err("glDrawArraysIndirect");
+    glDrawElementsIndirect(GL_POINTS, GL_UNSIGNED_SHORT, (const void *)(uintptr_t)12);
+    err("glDrawElementsIndirect");
+    glMultiDrawArraysIndirect(GL_POINTS, NULL, 2, 16);
+    err("glMultiDrawArraysIndirect");
+    PFNGLMULTIDRAWARRAYSINDIRECTCOUNTARBPROC mdaic =
+        (PFNGLMULTIDRAWARRAYSINDIRECTCOUNTARBPROC)eglGetProcAddress("glMultiDrawArraysIndirectCountARB");
+    if (mdaic) {
+        buffer(GL_PARAMETER_BUFFER_ARB, sizeof counts, counts);
+        mdaic(GL_POINTS, (const void *)(uintptr_t)16, 4, 2, 16);
+        err("glMultiDrawArraysIndirectCountARB");
+    } else {
+        printf("glMultiDrawArraysIndirectCountARB missing\n");
+    }
+}
+
+/* Offsets into GL_DISPATCH_INDIRECT_BUFFER. */
+static void case_dispatch(void)
+{
+    static const uint32_t groups[8] = {0, 0, 0, 0, 1, 1, 1, 0};
+    GLuint p = program_of(GL_COMPUTE_SHADER, "#version 430\nlayout(local_size_x = 1) in;\nvoid main() {}\n");
+    glUseProgram(p);
+    buffer(GL_DISPATCH_INDIRECT_BUFFER, sizeof groups, groups);
+    glDispatchComputeIndirect(16);
+    err("glDispatchComputeIndirect");
+}
+
+/* Index arrays: an offset into GL_ELEMENT_ARRAY_BUFFER, or client memory
+ * (count x sizeof(type) bytes recorded). */
+static void case_elements(void)
+{
+    static const uint16_t idx[6] = {0, 1, 2, 2, 1, 0};
+    static const uint8_t idx8[5] = {4, 3, 2, 1, 0};
+    GLuint ebo = buffer(GL_ELEMENT_ARRAY_BUFFER, sizeof idx, idx);
+    glDrawElements(GL_POINTS, 3, GL_UNSIGNED_SHORT, (const void *)(uintptr_t)6);
+    err("glDrawElements ebo");
+    glDrawRangeElements(GL_POINTS, 0, 2, 2, GL_UNSIGNED_SHORT, NULL);
+    err("glDrawRangeElements ebo");
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, 0);
+    glDrawElements(GL_POINTS, 6, GL_UNSIGNED_SHORT, idx);
+    err("glDrawElements client");
+    glDrawElementsInstancedBaseVertexBaseInstance(GL_POINTS, 5, GL_UNSIGNED_BYTE, idx8, 1, 0, 0);
+    err("glDrawElementsInstancedBaseVertexBaseInstance client");
+    glDeleteBuffers(1, &ebo);
+}
+
+/* Attribute pointers: offsets into GL_ARRAY_BUFFER. */
+static void case_attribs(void)
+{
+    static const double data[16];
+    float client[8] = {0};
+    buffer(GL_ARRAY_BUFFER, sizeof data, data);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, (const void *)(uintptr_t)16);
+    err("glVertexAttribPointer");
+    /* issue 8: this one was read as `size` bytes at 0x10 */
+    glVertexAttribLPointer(1, 3, GL_DOUBLE, 24, (const void *)(uintptr_t)0x10);
+    err("glVertexAttribLPointer");
+    glVertexPointer(2, GL_FLOAT, 0, (const void *)(uintptr_t)8);
+    err("glVertexPointer");
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, 0, client); /* a client pointer */
+    err("glVertexAttribPointer client");
+}
+
+/* Pixel pointers: offsets into GL_PIXEL_UNPACK_BUFFER / GL_PIXEL_PACK_BUFFER. */
+static void case_pixels(void)
+{
+    static uint8_t texels[256];
+    GLuint tex;
+    glGenTextures(1, &tex);
+    glBindTexture(GL_TEXTURE_2D, tex);
+    GLuint unpack = buffer(GL_PIXEL_UNPACK_BUFFER, sizeof texels, texels);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 4, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE, (const void *)(uintptr_t)64);
+    err("glTexImage2D");
+    glCompressedTexImage2D(GL_TEXTURE_2D, 1, GL_COMPRESSED_RED_RGTC1, 4, 4, 0, 8, (const void *)(uintptr_t)32);
+    err("glCompressedTexImage2D");
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    glDeleteBuffers(1, &unpack);
+    buffer(GL_PIXEL_PACK_BUFFER, 4096, NULL);
+    glReadPixels(0, 0, 4, 4, GL_RGBA, GL_UNSIGNED_BYTE, (void *)(uintptr_t)128);
+    err("glReadPixels");
+    glReadnPixels(0, 0, 4, 4, GL_RGBA, GL_UNSIGNED_BYTE, 64, (void *)(uintptr_t)256);
+    err("glReadnPixels");
+    glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, (void *)(uintptr_t)512);
+    err("glGetTexImage");
+    glGetTextureImage(tex, 0, GL_RGBA, GL_UNSIGNED_BYTE, 64, (void *)(uintptr_t)1024);
+    err("glGetTextureImage");
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+}
+
+/* Arguments GL rejects: it raises an error and reads nothing; the tracer
+ * must neither crash nor read more than GL would. */
+static void case_invalid(void)
+{
+    void *none = noaccess_page(), *gone = unmapped_page();
+    if (!none || !gone)
+        skip("mmap failed");
+    static const char text[] = "void main() { gl_FragColor = vec4(1.0); }";
+    GLuint sh = glCreateShader(GL_FRAGMENT_SHADER);
+    /* negative counts */
+    glShaderSource(sh, -1, NULL, NULL);
+    err("glShaderSource count -1");
+    glDeleteTextures(-1, NULL);
+    err("glDeleteTextures -1");
+    glDrawArrays(GL_POINTS, 0, -1);
+    err("glDrawArrays count -1");
+    glDrawElements(GL_POINTS, -1, GL_UNSIGNED_SHORT, none);
+    err("glDrawElements count -1");
+    /* NULL with a non-zero count, to a location GL ignores */
+    glUniform4fv(-1, 2, NULL);
+    err("glUniform4fv NULL");
+    /* not a shader: GL reads none of the strings (the text itself passed as
+     * the array of pointers, as piglit's shadersource-errors does) */
+    glShaderSource(99, 1, (const GLchar *const *)(const void *)text, NULL);
+    err("glShaderSource bogus array");
+    const char *pnone = none;
+    glShaderSource(99, 1, &pnone, NULL);
+    err("glShaderSource PROT_NONE string");
+    /* short bufSize: GL refuses and writes nothing */
+    GLuint prog = program_of(GL_FRAGMENT_SHADER,
+                             "#version 130\nuniform vec4 u;\nout vec4 c;\nvoid main() { c = u; }\n");
+    GLint loc = glGetUniformLocation(prog, "u");
+    float four[4] = {9, 9, 9, 9};
+    glGetnUniformfv(prog, loc, 4, four);
+    err("glGetnUniformfv bufSize 4");
+    printf("untouched %g\n", (double)four[0]);
+    uint8_t small[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    glReadnPixels(0, 0, 4, 4, GL_RGBA, GL_UNSIGNED_BYTE, 8, small);
+    err("glReadnPixels bufSize 8");
+    /* unknown enums: no size known, nothing read */
+    GLint iv[4] = {0};
+    glGetIntegerv(0xDEAD, iv);
+    err("glGetIntegerv 0xDEAD");
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 4, 4, 0, 0xDEAD, GL_UNSIGNED_BYTE, none);
+    err("glTexImage2D format 0xDEAD");
+    glDrawElements(GL_POINTS, 3, 0xDEAD, none);
+    err("glDrawElements type 0xDEAD");
+    /* pointers to memory nobody may read, in calls GL rejects first */
+    glTexImage2D(GL_TEXTURE_2D, -1, GL_RGBA8, 4, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE, none);
+    err("glTexImage2D level -1 PROT_NONE");
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    glBufferSubData(GL_ARRAY_BUFFER, 0, 16, none);
+    err("glBufferSubData unbound PROT_NONE");
+    glBufferData(GL_ARRAY_BUFFER, 64, gone, GL_STATIC_DRAW);
+    err("glBufferData unbound unmapped");
+    glUniformMatrix4fv(loc, 1, GL_FALSE, gone); /* no program in use */
+    err("glUniformMatrix4fv unmapped");
+    /* an EGL attribute list with an unknown key whose "value" is the
+     * terminator, at the end of a readable page */
+    uint8_t *two = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (two != MAP_FAILED && mprotect(two + 4096, 4096, PROT_NONE) == 0) {
+        EGLint *attrs = (EGLint *)(void *)(two + 4096 - 2 * sizeof(EGLint));
+        attrs[0] = (EGLint)0xffff0000;
+        attrs[1] = EGL_NONE;
+        EGLContext c = eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, attrs);
+        printf("eglCreateContext bad attribute %s egl=0x%x\n", c == EGL_NO_CONTEXT ? "failed" : "made",
+               eglGetError());
+    }
+    glDeleteShader(sh);
+    glDeleteProgram(prog);
+}
+
+/* Read-backs: the trace keeps size + XXH3 of what the program got. */
+static void case_readback(void)
+{
+    glClearColor(0.25f, 0.5f, 0.75f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    uint8_t px[4 * 4 * 4];
+    glReadPixels(0, 0, 4, 4, GL_RGBA, GL_UNSIGNED_BYTE, px);
+    err("glReadPixels");
+    readback("glReadPixels", px, sizeof px);
+    uint8_t px2[2 * 3 * 4];
+    glReadnPixels(1, 1, 2, 3, GL_RGBA, GL_UNSIGNED_BYTE, sizeof px2, px2);
+    err("glReadnPixels");
+    readback("glReadnPixels", px2, sizeof px2);
+    uint8_t data[100];
+    for (int i = 0; i < 100; i++)
+        data[i] = (uint8_t)(i * 7 + 3);
+    buffer(GL_ARRAY_BUFFER, sizeof data, data);
+    uint8_t got[40];
+    glGetBufferSubData(GL_ARRAY_BUFFER, 10, sizeof got, got);
+    err("glGetBufferSubData");
+    readback("glGetBufferSubData", got, sizeof got);
+    GLuint tex;
+    glGenTextures(1, &tex);
+    glBindTexture(GL_TEXTURE_2D, tex);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 2, 2, 0, GL_RGBA, GL_UNSIGNED_BYTE, data);
+    uint8_t tx[16];
+    glGetTextureImage(tex, 0, GL_RGBA, GL_UNSIGNED_BYTE, sizeof tx, tx);
+    err("glGetTextureImage");
+    readback("glGetTextureImage", tx, sizeof tx);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: safety_prog query|indirect|dispatch|elements|attribs|pixels|invalid|readback\n");
+        return 2;
+    }
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    open_gl();
+    const char *c = argv[1];
+    if (!strcmp(c, "query"))
+        case_query();
+    else if (!strcmp(c, "indirect"))
+        case_indirect();
+    else if (!strcmp(c, "dispatch"))
+        case_dispatch();
+    else if (!strcmp(c, "elements"))
+        case_elements();
+    else if (!strcmp(c, "attribs"))
+        case_attribs();
+    else if (!strcmp(c, "pixels"))
+        case_pixels();
+    else if (!strcmp(c, "invalid"))
+        case_invalid();
+    else if (!strcmp(c, "readback"))
+        case_readback();
+    else {
+        fprintf(stderr, "safety_prog: unknown case %s\n", c);
+        return 2;
+    }
+    glFinish();
+    printf("done\n");
+    return 0;
+}
