@@ -27,6 +27,11 @@ typedef struct cs_inst {
 static const cs_inst_t cs_table[] = {W15_CS_INSTANCES(RP_CS_X)};
 #undef RP_CS_X
 #define NCS (sizeof cs_table / sizeof cs_table[0])
+/* An input sized by a helper this file does not compute (a texel of clear
+ * data, evaluator control points, ...): the recorded bytes, padded with
+ * zeros to at least this many, so a damaged trace cannot make the driver
+ * read far past them. */
+#define HELPER_MIN_IN 256u
 
 /* Bytes of one element of each w15_ctype. */
 static const uint8_t csize[] = {
@@ -174,11 +179,40 @@ static uint64_t image_bytes(rp_exec_t *x, const cs_inst_t *h, const rp_val_t *a,
 }
 
 /* rule_len, and for image helpers the bytes of the pixel transfer. */
+/* Bytes of one index of a draw (GL_UNSIGNED_BYTE, _SHORT, _INT); 0: none. */
+static uint64_t index_bytes(uint64_t type)
+{
+    return type == 0x1401 ? 1 : type == 0x1403 ? 2 : type == 0x1405 ? 4 : 0;
+}
+
+/* Bytes of one name of glCallLists (GL_BYTE .. GL_4_BYTES); 0: none. */
+static uint64_t list_bytes(uint64_t type)
+{
+    switch (type) {
+    case 0x1400: case 0x1401: return 1;                       /* BYTE, UNSIGNED_BYTE */
+    case 0x1402: case 0x1403: case 0x1407: return 2;          /* SHORT, UNSIGNED_SHORT, 2_BYTES */
+    case 0x1408: return 3;                                    /* 3_BYTES */
+    case 0x1404: case 0x1405: case 0x1406: case 0x1409: return 4; /* INT, UNSIGNED_INT, FLOAT, 4_BYTES */
+    default: return 0;
+    }
+}
+
 static uint64_t data_len(rp_exec_t *x, const w15_param_sig_t *s, const w15_param_sig_t *ps, uint32_t np,
                          const rp_val_t *a, uint32_t ndone)
 {
-    if (s->len_op == W15_LEN_HELPER && s->len_b < NCS && strcmp(cs_table[s->len_b].kind, "image") == 0)
-        return image_bytes(x, &cs_table[s->len_b], a, ndone);
+    if (s->len_op == W15_LEN_HELPER && s->len_b < NCS) {
+        const cs_inst_t *h = &cs_table[s->len_b];
+        if (strcmp(h->kind, "image") == 0)
+            return image_bytes(x, h, a, ndone);
+        int li = strcmp(h->kind, "indices") == 0, ll = !li && strcmp(h->kind, "lists") == 0;
+        if ((li || ll) && h->args[1] >= 0 && (uint32_t)h->args[1] < ndone && h->args[2] >= 0 &&
+            (uint32_t)h->args[2] < ndone) {
+            /* (count, type): a count < 0 reads nothing (GL_INVALID_VALUE) */
+            int64_t n = (int32_t)a[h->args[1]].i;
+            uint64_t t = a[h->args[2]].u & 0xffffffffu;
+            return n <= 0 ? 0 : (uint64_t)n * (li ? index_bytes(t) : list_bytes(t));
+        }
+    }
     return rule_len(s, ps, np, a, ndone);
 }
 
@@ -640,7 +674,7 @@ int rp_decode(rp_exec_t *x, rp_call_t *c)
             }
             uint64_t want = data_len(x, s, ps, np, c->a, i);
             if (want == UINT64_MAX && s->len_op == W15_LEN_HELPER)
-                return rp_cannot(x, c->fn, "parameter %s: cannot size the input", pname(c->fn, i));
+                want = b->size < HELPER_MIN_IN ? HELPER_MIN_IN : b->size; /* what the tracer measured, padded */
             if (want != UINT64_MAX && want > b->size) {
                 if (want > (256u << 20))
                     return rp_cannot(x, c->fn, "parameter %s: %llu bytes, the trace holds %u",
