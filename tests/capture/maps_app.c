@@ -854,6 +854,90 @@ static void case_hot(void)
     checkpoint(&b, "hot pages, unmapped");
 }
 
+/* Two contexts of one share group in two threads: the main thread writes
+ * through a persistent mapping and through ordinary maps, the other thread
+ * consumes (reads the buffers back); the writes must be recorded before
+ * the other thread's calls, in its stream. */
+static struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int turn; /* 1: the reader's turn, 0: the writer's, -1: stop */
+    EGLContext ctx;
+    buf_t *b[2];
+} sh = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, NULL, { NULL, NULL } };
+
+static void *shared_reader(void *arg)
+{
+    (void)arg;
+    APP_CHECK(eglMakeCurrent(egl.dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, sh.ctx), "eglMakeCurrent (reader) failed");
+    for (;;) {
+        pthread_mutex_lock(&sh.mu);
+        while (sh.turn == 0)
+            pthread_cond_wait(&sh.cv, &sh.mu);
+        int stop = sh.turn < 0;
+        pthread_mutex_unlock(&sh.mu);
+        if (stop)
+            break;
+        checkpoint(sh.b[0], "read by the other context");
+        checkpoint(sh.b[1], "read by the other context");
+        glFinish();
+        pthread_mutex_lock(&sh.mu);
+        sh.turn = 0;
+        pthread_cond_broadcast(&sh.cv);
+        pthread_mutex_unlock(&sh.mu);
+    }
+    eglMakeCurrent(egl.dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    return NULL;
+}
+
+static void shared_turn(int t)
+{
+    pthread_mutex_lock(&sh.mu);
+    sh.turn = t;
+    pthread_cond_broadcast(&sh.cv);
+    while (t > 0 && sh.turn != 0)
+        pthread_cond_wait(&sh.cv, &sh.mu);
+    pthread_mutex_unlock(&sh.mu);
+}
+
+static void case_shared(void)
+{
+    const EGLint xattrs[] = {
+        EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 5,
+        EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE,
+    };
+    sh.ctx = eglCreateContext(egl.dpy, egl.cfg, egl.ctx, xattrs);
+    APP_CHECK(sh.ctx != EGL_NO_CONTEXT, "shared eglCreateContext failed (0x%x)", eglGetError());
+    buf_t a, b;
+    make_buffer(&a, 65536, 33, 1, GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT);
+    uint8_t *p = map_range(GL_ARRAY_BUFFER, 0, a.size, GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT);
+    make_buffer(&b, 65536, 34, 0, 0);
+    glFinish();
+    sh.b[0] = &a;
+    sh.b[1] = &b;
+    pthread_t th;
+    APP_CHECK(pthread_create(&th, NULL, shared_reader, NULL) == 0, "pthread_create failed");
+    for (unsigned r = 0; r < 4; r++) {
+        glBindBuffer(GL_ARRAY_BUFFER, b.name);
+        uint8_t *q = map_range(GL_ARRAY_BUFFER, 0, b.size, GL_MAP_WRITE_BIT);
+        size_t n = write_span(&b, q, 0, 3000 + r * 7000, 50, r);
+        unmap(GL_ARRAY_BUFFER);
+        glFlush(); /* the other context sees the unmap */
+        /* no consuming call of this thread after these: captured by the
+         * other thread's first call that reads the buffer */
+        n += write_span(&a, p, 0, 1000 + r * 5000, 100, r);
+        expect(n, n);
+        shared_turn(1);
+    }
+    shared_turn(-1);
+    pthread_join(th, NULL);
+    show(&a);
+    checkpoint(&a, "back in the first context");
+    glBindBuffer(GL_ARRAY_BUFFER, a.name);
+    unmap(GL_ARRAY_BUFFER);
+    eglDestroyContext(egl.dpy, sh.ctx);
+}
+
 /* The program ends with a persistent mapping still mapped and its context
  * alive, and writes to the mapping from an atexit handler (after the
  * tracer may have finished): it must exit 0 as it does natively. */
@@ -909,6 +993,7 @@ static const case_t cases[] = {
     { "gpu_writes", case_gpu_writes },
     { "exit_mapped", case_exit_mapped },
     { "hot", case_hot },
+    { "shared", case_shared },
 };
 
 int main(int argc, char **argv)
