@@ -11,7 +11,7 @@
  * profile and flags are the ones the attribute list asked for.  The values
  * are kept with the context, so that a context created while nothing was
  * recorded (WIP15_FRAMES) gets its wip15ContextConfig before its first
- * recorded MakeCurrent or frame.
+ * recorded MakeCurrent, draw, clear, read, consuming call or swap.
  *
  * Drawable sizes.  A GLX drawable's size is one GetDrawableAttributes
  * request through XCB on the program's own connection
@@ -862,13 +862,18 @@ void w15_surfaces_pre(w15_thread_t *t, uint32_t id, uint32_t flags, const w15_sl
     }
     if (flags & (W15_FN_CONTEXT_CREATE | W15_FN_CONTEXT_DESTROY))
         return;
-    /* a call that draws, clears, reads or consumes: the first of a frame
-     * checks a GLX drawable's size (EGL: at the swap) */
+    /* a call that draws, clears, reads or consumes: the configuration of a
+     * context created while nothing was recorded goes before its first
+     * recorded use (not at the swap: an EGL frame's draws come first); the
+     * first such call of a frame checks a GLX drawable's size (EGL: at the
+     * swap) */
     surf_t *s = surf_of(t->ctx, 0);
-    if (rec && s && s->pending && s->kind == K_GLX && s->draw) {
+    if (!rec || !s)
+        return;
+    if (!s->cfg_written)
         write_config(t, s);
+    if (s->pending && s->kind == K_GLX && s->draw)
         check_frame(t, s, 1);
-    }
 }
 
 void w15_surfaces_post(w15_thread_t *t, uint32_t id, uint32_t flags, const w15_slot_t *args,

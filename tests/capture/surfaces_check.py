@@ -11,7 +11,7 @@ PROGRAM (surfaces_glx or surfaces_egl) is run under `wip15 trace` (with
 "digest FRAME W H FORMAT TYPE XXH3", "state ok FRAME"; it checked itself that
 each swap left the state it looks at unchanged and no GL error).  Then:
   - exactly one wip15ContextConfig, for the program's context, before its
-    first MakeCurrent, whose bits (red green blue alpha depth stencil
+    first recorded use (MakeCurrent, clear, read, swap), whose bits (red green blue alpha depth stencil
     samples double srgb) are the program's;
   - the wip15DrawableSize calls are exactly the program's "drawable" lines,
     in order (first MakeCurrent, then each change);
@@ -32,6 +32,9 @@ import subprocess
 import sys
 import tempfile
 
+# calls that use the context: its configuration must precede the first
+USES = ("glXMakeCurrent", "glXMakeContextCurrent", "eglMakeCurrent", "glClear", "glReadPixels",
+        "glXSwapBuffers", "eglSwapBuffers", "wip15DrawableSize", "wip15FrameDigest")
 KEYS = ["red", "green", "blue", "alpha", "depth", "stencil", "samples", "double", "srgb"]
 
 
@@ -100,11 +103,10 @@ def check(prog, calls, digests, start=0):
     if got != prog["config"]:
         fail("wip15ContextConfig bits %s, the program's config %s" % (got, prog["config"]))
     idx = {id(c): i for i, c in enumerate(calls)}
-    mc = [i for i, c in enumerate(calls) if c["function"] in ("glXMakeCurrent", "glXMakeContextCurrent",
-                                                              "eglMakeCurrent")]
-    first_use = mc[0] if mc else min(i for i, c in enumerate(calls) if c["function"] == "wip15DrawableSize")
-    if idx[id(cfgs[0])] > first_use:
-        fail("wip15ContextConfig is not before the first MakeCurrent (or drawable size)")
+    uses = [i for i, c in enumerate(calls) if c["function"] in USES]
+    if not uses or idx[id(cfgs[0])] > uses[0]:
+        fail("wip15ContextConfig (call %d) is not before the context's first recorded use (call %s)" %
+             (idx[id(cfgs[0])], uses[0] if uses else None))
     # drawable sizes
     sizes = [tuple(argval(x) for x in c["args"]) for c in calls if c["function"] == "wip15DrawableSize"]
     if sizes != prog["drawables"]:
