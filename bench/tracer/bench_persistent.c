@@ -4,11 +4,14 @@
  * 16 bytes), makes them visible, draws them, and fences the segment.  A
  * swap every 16 draws.
  *
- *   bench_persistent coherent|flush|barrier [DRAWS]
+ *   bench_persistent coherent|flush|barrier|map [DRAWS]
  *
  * coherent: GL_MAP_COHERENT_BIT; flush: not coherent, GL_MAP_FLUSH_EXPLICIT_BIT
  * and glFlushMappedBufferRange of the segment; barrier: not coherent,
- * glMemoryBarrier(GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT) after the writes.
+ * glMemoryBarrier(GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT) after the writes;
+ * map (for comparison): no persistent mapping, each draw maps its segment
+ * of a glBufferData buffer (GL_MAP_WRITE_BIT | GL_MAP_UNSYNCHRONIZED_BIT,
+ * no invalidation) and unmaps it.
  * Desktop GL 4.5 core on EGL surfaceless (Mesa llvmpipe), 64x64 pbuffer.
  * Prints "bench_persistent MODE draws N seconds S us_per_draw U".
  * bench/tracer/persistent.py runs it natively and under the tracers. */
@@ -53,10 +56,14 @@ static GLuint shader(GLenum type, const char *src)
 int main(int argc, char **argv)
 {
     if (argc < 2)
-        die("usage: bench_persistent coherent|flush|barrier [DRAWS]");
-    int mode = !strcmp(argv[1], "coherent") ? 0 : !strcmp(argv[1], "flush") ? 1 : !strcmp(argv[1], "barrier") ? 2 : -1;
+        die("usage: bench_persistent coherent|flush|barrier|map [DRAWS]");
+    int mode = !strcmp(argv[1], "coherent") ? 0
+               : !strcmp(argv[1], "flush")  ? 1
+               : !strcmp(argv[1], "barrier") ? 2
+               : !strcmp(argv[1], "map")     ? 3
+                                             : -1;
     if (mode < 0)
-        die("mode: coherent, flush or barrier");
+        die("mode: coherent, flush, barrier or map");
     int draws = argc > 2 ? atoi(argv[2]) : 2000;
 
     EGLDisplay dpy = eglGetDisplay(EGL_DEFAULT_DISPLAY);
@@ -93,10 +100,15 @@ int main(int argc, char **argv)
     glBindBuffer(GL_ARRAY_BUFFER, buf);
     GLbitfield sflags = GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | (mode == 0 ? GL_MAP_COHERENT_BIT : 0);
     GLbitfield mflags = sflags | (mode == 1 ? GL_MAP_FLUSH_EXPLICIT_BIT : 0);
-    glBufferStorage(GL_ARRAY_BUFFER, SEG * NSEG, NULL, sflags);
-    uint8_t *map = glMapBufferRange(GL_ARRAY_BUFFER, 0, SEG * NSEG, mflags);
-    if (!map)
-        die("glMapBufferRange failed");
+    uint8_t *map = NULL;
+    if (mode == 3) {
+        glBufferData(GL_ARRAY_BUFFER, SEG * NSEG, NULL, GL_STREAM_DRAW);
+    } else {
+        glBufferStorage(GL_ARRAY_BUFFER, SEG * NSEG, NULL, sflags);
+        map = glMapBufferRange(GL_ARRAY_BUFFER, 0, SEG * NSEG, mflags);
+        if (!map)
+            die("glMapBufferRange failed");
+    }
     glEnableVertexAttribArray(0);
     glEnableVertexAttribArray(1);
     GLsync fence[NSEG] = { 0 };
@@ -109,7 +121,11 @@ int main(int argc, char **argv)
             glClientWaitSync(fence[s], GL_SYNC_FLUSH_COMMANDS_BIT, 10000000000ull);
             glDeleteSync(fence[s]);
         }
-        uint8_t *p = map + (size_t)s * SEG;
+        uint8_t *p = mode == 3 ? glMapBufferRange(GL_ARRAY_BUFFER, (GLintptr)s * SEG, SEG,
+                                                  GL_MAP_WRITE_BIT | GL_MAP_UNSYNCHRONIZED_BIT)
+                               : map + (size_t)s * SEG;
+        if (!p)
+            die("glMapBufferRange failed");
         /* new positions and colours for every vertex (streamed geometry) */
         float jx = (float)(d % 97) * 0.0007f, jy = (float)(d % 89) * 0.0009f;
         for (int v = 0; v < VERTS; v++) {
@@ -121,7 +137,9 @@ int main(int argc, char **argv)
             memcpy(p + v * 16 + 8, &col, 4);
             memcpy(p + v * 16 + 12, &d, 4);
         }
-        if (mode == 1)
+        if (mode == 3)
+            glUnmapBuffer(GL_ARRAY_BUFFER);
+        else if (mode == 1)
             glFlushMappedBufferRange(GL_ARRAY_BUFFER, (GLintptr)s * SEG, SEG);
         else if (mode == 2)
             glMemoryBarrier(GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT);
@@ -137,7 +155,8 @@ int main(int argc, char **argv)
     for (int s = 0; s < NSEG; s++)
         if (fence[s])
             glDeleteSync(fence[s]);
-    glUnmapBuffer(GL_ARRAY_BUFFER);
+    if (map)
+        glUnmapBuffer(GL_ARRAY_BUFFER);
     printf("bench_persistent %s draws %d seconds %.4f us_per_draw %.2f\n", argv[1], draws, t, t * 1e6 / draws);
     eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
     eglDestroySurface(dpy, surf);

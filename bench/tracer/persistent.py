@@ -4,7 +4,8 @@
 Runs build/bench/tracer/bench_persistent (a ring of 4 x 64 KiB segments in
 one persistently mapped vertex buffer, 64 KiB of new vertices written per
 draw; docs/PERFORMANCE.md "Persistent-map streaming") in each mode
-(coherent, flush, barrier) and each configuration, the configurations
+(coherent, flush, barrier; and map: a non-persistent map of the segment per
+draw, for comparison) and each configuration, the configurations
 interleaved round by round (ROUNDS, default 3; DRAWS per run, default 1000):
   native           the program alone
   wip15            build/src/tools/wip15 trace -q -o FILE (default: WIP15_MAPS=protect)
@@ -45,7 +46,7 @@ def main(argv):
     cfgs = ['native', 'wip15', 'wip15-compare']
     if shutil.which('apitrace'):
         cfgs.append('apitrace')
-    modes = ['coherent', 'flush', 'barrier']
+    modes = ['coherent', 'flush', 'barrier', 'map']
     us = {(m, c): [] for m in modes for c in cfgs}
     size = {(m, c): [] for m in modes for c in cfgs}
     cpu = {(m, c): [] for m in modes for c in cfgs}
