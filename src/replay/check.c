@@ -11,6 +11,11 @@
  *    the replay's back buffer read at the same point with the recorded
  *    size, format and type (rows bottom-up, tightly packed, frames.c);
  *  - error values: the result of every glGetError against the recorded one.
+ * A read-back call that raises a GL error in the replay is not compared
+ * (it wrote nothing; the recorded digest is of the program's own memory);
+ * taking that error with glGetError here, check.c hands it to the
+ * program's next glGetError call in that context (rp_ctx_t.pending_error),
+ * which returns it as GL would have.
  * The first mismatch is reported with the call's index in the trace, its
  * traced thread, its frame and its function, the next ones (up to
  * MAX_REPORTED, not with -q) more briefly; the last line, on stdout, reads
@@ -87,6 +92,20 @@ void rp_check_call(rp_exec_t *x, const rp_call_t *c)
         uint32_t rec = (uint32_t)rec_u(c->wc->result), got = (uint32_t)c->r.u;
         if (rec != got)
             mismatch(x, c->wc, fname, "glGetError returned 0x%04x when recorded, 0x%04x now", rec, got);
+    }
+    if (c->ndig && x->ctx && st->fn_get_error != UINT32_MAX) {
+        /* A read-back call that raised a GL error wrote nothing: the
+         * recorded digest is of the program's own memory (whatever it held),
+         * not of GL's data.  Not compared; the error is kept for the
+         * program's next glGetError (replay.c), as GL keeps it. */
+        uint32_t (*ge)(void) = (uint32_t(*)(void))rp_addr(st, st->fn_get_error);
+        uint32_t e = ge ? ge() : 0;
+        if (e) {
+            if (!x->ctx->pending_error)
+                x->ctx->pending_error = e;
+            st->chk_failed_reads++;
+            return;
+        }
     }
     for (uint32_t k = 0; k < c->ndig; k++) {
         const w15_digest_entry_t *d = &c->dig[k];

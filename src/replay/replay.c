@@ -351,6 +351,13 @@ int rp_exec_call(rp_exec_t *x, const rp_job_t *j)
     if (rf->kind == RP_KIND_CUSTOM) {
         if (rf->handler && rf->handler < rp_nhandlers)
             rc = rp_handlers[rf->handler](x, &c);
+    } else if (__builtin_expect(fn == st->fn_get_error && x->ctx && x->ctx->pending_error, 0)) {
+        /* an error check.c took from GL (a failed read-back): this is the
+         * value GL would return; the real call clears what came after, as
+         * GL keeps only the first error */
+        rc = rp_call_real(x, &c);
+        c.r.u = x->ctx->pending_error;
+        x->ctx->pending_error = 0;
     } else {
         rc = rp_call_real(x, &c);
         if (rc == 0)

@@ -126,6 +126,10 @@ typedef struct rp_ctx {
     uint64_t program;   /* replayed name of the program in use */
     int bound;          /* current on some thread */
     int ever_bound;     /* made current at least once */
+    /* --check: the GL error a read-back call raised, taken with glGetError
+     * to tell (check.c) and handed to the trace's next glGetError in this
+     * context (replay.c) */
+    uint32_t pending_error;
     /* first made current on a drawable of guessed size (its size comes
      * with the wip15DrawableSize right after): the default viewport and
      * scissor box are set again to the recorded size if no call ran since
@@ -241,6 +245,7 @@ typedef struct rp_state {
     uint64_t gaps;          /* gseq numbers skipped */
     /* check.c */
     uint64_t chk_readbacks, chk_frames, chk_errors, chk_mismatches;
+    uint64_t chk_failed_reads; /* read-backs not compared: the call raised a GL error */
     uint32_t fn_get_error;  /* glGetError's index (UINT32_MAX: none) */
     uint8_t *warned_unreadable; /* per function: wip15.unreadable warned */
     void *timing;           /* rtiming.c: the WTF emitter */
