@@ -876,10 +876,19 @@ static int swap(rp_exec_t *x, const rp_call_t *c, rp_surface_t *s)
         return rp_cannot(x, c->fn, "no current surface to swap");
     if (rp_frame_end(x, s))
         return -1;
-    if (s->xwin)
+    if (s->xwin) {
         w->glXSwapBuffers(w->xdpy, s->xwin);
-    else if (s->egl)
+    } else if (s->egl) {
         w->SwapBuffers(w->dpy, s->egl);
+        /* every drawable is a pbuffer here, and eglSwapBuffers on a
+         * pbuffer does nothing, where a window's swap flushes: without a
+         * flush per frame llvmpipe keeps queueing frames and replays
+         * glmark2 about half as fast (a flush changes nothing the trace's
+         * calls can see) */
+        void (*fl)(void) = (void (*)(void))rp_addr(x->st, W15F_glFlush);
+        if (fl)
+            fl();
+    }
     if ((s->egl || s->xwin) && (s->real_w != s->width || s->real_h != s->height) &&
         (x->ctx->draw == s || x->ctx->read == s))
         return make_current(x, x->ctx, x->ctx->draw, x->ctx->read, c->fn); /* resized meanwhile */
