@@ -1,17 +1,29 @@
 #!/usr/bin/env python3
 """frame_digests.py [options] -- the cost of `wip15 trace --frame-digests` on glmark2.
 
-For each program (glmark2: GLX; glmark2-es2: EGL on X11) runs the same
-glmark2 scenes, each for --duration seconds, in three configurations:
+For each program (glmark2: GLX; glmark2-es2: EGL on X11) and each scene,
+runs glmark2 on that one scene for --duration seconds in three
+configurations:
   native    the program alone
   trace     wip15 trace -q -o FILE -- PROGRAM ...
   digests   wip15 trace -q --frame-digests -o FILE -- PROGRAM ...
---rounds times, the configurations interleaved round by round (rotated), and
-prints the median fps of each scene (glmark2's own "FPS:" lines) per
-configuration, and the cost of the digests: 1 - digests/trace (target, issue
-8: <= 5 %).  Needs DISPLAY (an X server: `. scripts/xvfb.sh; xvfb_start`).
-The load average before and after is printed: the machine is shared, and a
-loaded machine makes the numbers noisy.
+--rounds times, the configurations interleaved round by round (rotated).
+Two measures, medians over the rounds:
+  fps       glmark2's own "FPS:" line (wall clock: at the mercy of the
+            machine's other load)
+  cpu/frame the CPU time of the whole process tree (every thread: the
+            program's, llvmpipe's, the tracer's writer; user + system, from
+            getrusage of the waited-for children) divided by the frames
+            drawn (fps x duration); steadier on a shared machine.  It
+            includes the start-up (context, shader compilation), the same
+            in every configuration.
+  frame ms  traced runs only: the median frame time the tracer's own timing
+            file holds (`wip15 frames --json --skip 10`): no start-up, and a
+            median over hundreds of frames, so the steadiest of the three.
+The digests' cost: 1 - fps(digests)/fps(trace), and cpu/frame(digests) /
+cpu/frame(trace) - 1, frame ms(digests) / frame ms(trace) - 1 (target, issue 8: <= 5 %).  Needs DISPLAY (an X
+server: `. scripts/xvfb.sh; xvfb_start`).  The load average before and
+after is printed: the machine is shared.
 
 Options:
   --build DIR      build tree (default: build next to this script's repo)
@@ -24,8 +36,10 @@ Options:
   --markdown       print the table as Markdown rows (docs/PERFORMANCE.md)
 """
 import argparse
+import json
 import os
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -35,14 +49,22 @@ import tempfile
 FPS = re.compile(r'^\[(\S+)\]\s*(.*?):?\s*FPS:\s*(\d+)', re.M)
 
 
+def cpu_children():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 def run_once(cmd, env):
+    """(fps of the one scene, CPU seconds of the process tree)"""
+    c0 = cpu_children()
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, timeout=900)
+    cpu = cpu_children() - c0
     if r.returncode != 0:
         sys.exit('frame_digests.py: %s exited %d:\n%s' % (' '.join(cmd), r.returncode, r.stdout[-2000:]))
-    out = {}
-    for m in FPS.finditer(r.stdout):
-        out[m.group(1)] = int(m.group(3))
-    return out
+    fps = [int(m.group(3)) for m in FPS.finditer(r.stdout)]
+    if len(fps) != 1:
+        sys.exit('frame_digests.py: %s: no single FPS line:\n%s' % (' '.join(cmd), r.stdout[-2000:]))
+    return fps[0], cpu
 
 
 def loadavg():
@@ -70,15 +92,11 @@ def main():
     if not os.environ.get('DISPLAY'):
         sys.exit('frame_digests.py: DISPLAY is not set (glmark2 needs an X server)')
     scenes = [s for s in o.scenes.split(',') if s]
-    args = []
-    for s in scenes:
-        args += ['-b', '%s:duration=%g' % (s, o.duration)]
-    if o.size:
-        args += ['-s', o.size]
+    extra = ['-s', o.size] if o.size else []
     tmp = tempfile.mkdtemp(prefix='w15fd.')
     out = os.path.join(tmp, 't.wip15')
     cfgs = ['native', 'trace', 'digests']
-    res = {}  # (program, config) -> scene -> [fps]
+    res = {}  # (program, scene, config) -> [(fps, cpu ms per frame)]
     load0 = loadavg()
     try:
         for prog in o.programs.split(','):
@@ -86,42 +104,57 @@ def main():
             if not path:
                 sys.exit('frame_digests.py: %s not found' % prog)
             for i in range(o.rounds):
-                order = cfgs[i % 3:] + cfgs[:i % 3]
-                for c in order:
-                    cmd = [path] + args
-                    if c != 'native':
-                        cmd = [wip15, 'trace', '-q', '-o', out] + (['--frame-digests'] if c == 'digests' else []) \
-                            + ['--'] + cmd
-                    env = dict(os.environ)
-                    env.pop('WIP15_FRAME_DIGESTS', None)
-                    fps = run_once(cmd, env)
-                    for f in os.listdir(tmp):
-                        os.unlink(os.path.join(tmp, f))
-                    for s, v in fps.items():
-                        res.setdefault((prog, c), {}).setdefault(s, []).append(v)
-                    print('# %s %s round %d: %s' % (prog, c, i + 1, fps), file=sys.stderr, flush=True)
+                for scene in scenes:
+                    order = cfgs[i % 3:] + cfgs[:i % 3]
+                    for c in order:
+                        cmd = [path, '-b', '%s:duration=%g' % (scene, o.duration)] + extra
+                        if c != 'native':
+                            cmd = [wip15, 'trace', '-q', '-o', out] + \
+                                (['--frame-digests'] if c == 'digests' else []) + ['--'] + cmd
+                        env = dict(os.environ)
+                        env.pop('WIP15_FRAME_DIGESTS', None)
+                        fps, cpu = run_once(cmd, env)
+                        fms = float('nan')
+                        if c != 'native':
+                            j = subprocess.run([wip15, 'frames', '--json', '--skip', '10',
+                                                out[:-len('.wip15')] + '.wtf-trace'],
+                                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                            if j.returncode == 0:
+                                fms = json.loads(j.stdout)['frame_ms']['median']
+                        for f in os.listdir(tmp):
+                            os.unlink(os.path.join(tmp, f))
+                        per = 1e3 * cpu / max(1.0, fps * o.duration)
+                        res.setdefault((prog, scene, c), []).append((fps, per, fms))
+                        print('# %s %s %s round %d: %d fps, %.2f cpu ms/frame, %.3f frame ms' %
+                              (prog, scene, c, i + 1, fps, per, fms), file=sys.stderr, flush=True)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     load1 = loadavg()
     rows = []
     for prog in o.programs.split(','):
-        for s in scenes:
-            name = s.split(':')[0]
-            med = {}
+        for scene in scenes:
+            m = {}
             for c in cfgs:
-                v = res.get((prog, c), {}).get(name, [])
-                med[c] = statistics.median(v) if v else float('nan')
-            cost = 100.0 * (1.0 - med['digests'] / med['trace']) if med['trace'] else float('nan')
-            rows.append((prog, name, med['native'], med['trace'], med['digests'], cost))
+                v = res.get((prog, scene, c), [])
+                m[c] = tuple(statistics.median(x[k] for x in v) for k in range(3)) if v else (0, 0, 0)
+            fcost = 100.0 * (1.0 - m['digests'][0] / m['trace'][0]) if m['trace'][0] else float('nan')
+            ccost = 100.0 * (m['digests'][1] / m['trace'][1] - 1.0) if m['trace'][1] else float('nan')
+            mcost = 100.0 * (m['digests'][2] / m['trace'][2] - 1.0) if m['trace'][2] else float('nan')
+            rows.append((prog, scene.split(':')[0], m['native'][0], m['trace'][0], m['digests'][0], fcost,
+                         m['native'][1], m['trace'][1], m['digests'][1], ccost, m['trace'][2], m['digests'][2],
+                         mcost))
     if o.markdown:
-        print('| program | scene | native fps | traced fps | traced + digests fps | digest cost |')
-        print('|---|---|---:|---:|---:|---:|')
+        print('| program | scene | fps native | fps traced | fps + digests | cost (fps) '
+              '| cpu ms/frame native | traced | + digests | cost (cpu) | frame ms traced | + digests | cost (frame ms) |')
+        print('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|')
         for r in rows:
-            print('| %s | %s | %g | %g | %g | %.1f %% |' % r)
+            print('| %s | %s | %g | %g | %g | %.1f %% | %.2f | %.2f | %.2f | %.1f %% | %.3f | %.3f | %.1f %% |' % r)
     else:
-        print('%-12s %-10s %10s %10s %10s %8s' % ('program', 'scene', 'native', 'trace', 'digests', 'cost'))
+        print('%-12s %-9s %7s %7s %7s %7s %9s %9s %9s %7s %8s %8s %7s' % (
+            'program', 'scene', 'fps nat', 'trace', 'digests', 'cost', 'cpu/f nat', 'trace', 'digests', 'cost',
+            'ms trace', 'digests', 'cost'))
         for r in rows:
-            print('%-12s %-10s %10g %10g %10g %7.1f%%' % r)
+            print('%-12s %-9s %7g %7g %7g %6.1f%% %9.2f %9.2f %9.2f %6.1f%% %8.3f %8.3f %6.1f%%' % r)
     print('load average before: %s, after: %s (%d CPUs); %d rounds, %gs per scene, medians' %
           (load0, load1, os.cpu_count() or 0, o.rounds, o.duration))
     return 0
