@@ -198,7 +198,11 @@ frames)
 maxsize)
     WIP15_STREAM=none WIP15_MAX_SIZE=20k LD_PRELOAD="$lib" "$tapp" loop > out.txt 2> err.txt &
     pid=$!
-    sleep 1.5
+    # wait for the stop (a loaded machine may take long to start the
+    # program), then a little longer: nothing more may be written after it
+    i=0
+    while [ $i -lt 300 ] && ! grep -q "WIP15_MAX_SIZE" err.txt; do sleep 0.1; i=$((i + 1)); done
+    sleep 0.5
     kill -9 $pid
     wait $pid 2>/dev/null
     kill -0 $pid 2>/dev/null && fail "the program survived kill -9"
