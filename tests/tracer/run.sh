@@ -128,7 +128,10 @@ sigkill)
     # program itself and kill -9 reaches it)
     WIP15_TIMING=all WIP15_STREAM=${SIGKILL_STREAM:-lz4} LD_PRELOAD="$lib" "$tapp" loop > out.txt 2> err.txt &
     pid=$!
+    # about 2 s of frames, and at least 60 (a loaded machine is slower)
     sleep 2
+    i=0
+    while [ $i -lt 300 ] && ! grep -q "^frame 6[0-9] " out.txt; do sleep 0.1; i=$((i + 1)); done
     killed_at=$(date +%s%N)
     kill -9 $pid
     wait $pid 2>/dev/null
@@ -159,7 +162,11 @@ idle)
     # a thread that goes idle: its calls reach the file without thread exit
     LD_PRELOAD="$lib" "$tapp" idle > out.txt 2> err.txt &
     pid=$!
-    sleep 1.5
+    # once the thread made its calls (a loaded machine may take long to get
+    # there), the idle collection has 1 s to write them
+    i=0
+    while [ $i -lt 300 ] && ! grep -q "idle: 100 calls made" out.txt; do sleep 0.1; i=$((i + 1)); done
+    sleep 1
     kill -9 $pid
     wait $pid 2>/dev/null
     kill -0 $pid 2>/dev/null && fail "the program survived kill -9"

@@ -141,6 +141,8 @@ static void *idle_main(void *p)
     make_current(&ctx);
     for (int i = 0; i < 100; i++)
         glVertexAttrib4f(1, (float)i, 0.f, 0.f, 1.f);
+    printf("idle: 100 calls made\n");
+    fflush(stdout);
     sleep(30);
     return NULL;
 }
