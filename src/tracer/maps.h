@@ -6,7 +6,9 @@
  * copy), captured before every call that can consume them.  Writes the
  * pseudo-call wip15BufferWrite (docs/FORMAT.md).  Its per-context state
  * hangs from w15_ctx_t.maps.  crash asks it first about every SIGSEGV
- * (w15_maps_fault).  May use guard, pseudo, context, resolve, thread, state,
+ * (w15_maps_fault).  It also interposes pthread_sigmask and sigprocmask, so
+ * that the kernel never blocks SIGSEGV in a thread that could write to a
+ * protected page.  May use guard, pseudo, context, resolve, thread, state,
  * config and log.  Must never use record, capture, arrays or surfaces. */
 #ifndef W15_MAPS_H
 #define W15_MAPS_H
