@@ -71,6 +71,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "funcs.h"
@@ -352,6 +353,146 @@ static void unprotect(map_t *m)
     ring_push(m->plo, m->phi);
     slot_remove(m);
     errno = e;
+}
+
+/* The kernel writing into protected pages.  A system call that writes
+ * into a write-protected page fails with EFAULT: no fault reaches any
+ * handler.  read, readv, pread and pread64, interposed below, make the
+ * protected pages of their destination writable and dirty first (as a
+ * fault would), lock-free like the fault handler (they may run in a signal
+ * handler).  While any of them is in flight (`kwrites`), captures protect
+ * nothing; a capture that is protecting (`protecting`, set around its
+ * mprotect calls only) makes them wait until it is done (Dekker: each side
+ * publishes its flag, then reads the other's). */
+static _Atomic int kwrites, protecting;
+static __thread int protecting_here __attribute__((tls_model("initial-exec")));
+
+/* Before write-protecting pages (under maps_lock): 0, then protect_end();
+ * -1 when a kernel write is in flight (protect nothing now). */
+static int protect_begin(void)
+{
+    atomic_store(&protecting, 1);
+    if (atomic_load(&kwrites)) {
+        atomic_store(&protecting, 0);
+        return -1;
+    }
+    protecting_here = 1;
+    return 0;
+}
+
+static void protect_end(void)
+{
+    protecting_here = 0;
+    atomic_store(&protecting, 0);
+}
+
+static void kernel_write_begin(const void *p, size_t n)
+{
+    atomic_fetch_add(&kwrites, 1);
+    if (!n || !atomic_load_explicit(&slot_hwm, memory_order_relaxed))
+        return;
+    /* (a signal handler that interrupted this thread's own protecting
+     * must not wait for it) */
+    while (!protecting_here && atomic_load(&protecting))
+        sched_yield();
+    uintptr_t lo = (uintptr_t)p, hi = lo + n;
+    if (hi < lo)
+        hi = UINTPTR_MAX;
+    size_t pg = page_size;
+    atomic_fetch_add(&inflight, 1);
+    int h = atomic_load(&slot_hwm);
+    for (int i = 0; i < h; i++) {
+        map_t *m = atomic_load(&slots[i]);
+        if (!m || hi <= m->plo || lo >= m->phi)
+            continue;
+        uintptr_t a = (lo > m->plo ? lo : m->plo) & ~(uintptr_t)(pg - 1);
+        uintptr_t b = hi < m->phi ? hi : m->phi;
+        b = (b + pg - 1) & ~(uintptr_t)(pg - 1);
+        if (mprotect((void *)a, b - a, PROT_READ | PROT_WRITE) != 0) {
+            atomic_store(&m->mode, M_COMPARE_PENDING);
+            mprotect((void *)m->plo, m->phi - m->plo, PROT_READ | PROT_WRITE);
+        }
+        for (uintptr_t q = a; q < b; q += pg) {
+            size_t k = (q - m->plo) / pg;
+            atomic_fetch_or(&m->dirty[k / 64], (uint64_t)1 << (k % 64));
+        }
+        atomic_store(&m->any, 1);
+    }
+    atomic_fetch_sub(&inflight, 1);
+}
+
+static void kernel_write_end(void)
+{
+    atomic_fetch_sub(&kwrites, 1);
+}
+
+typedef ssize_t (*read_fn)(int, void *, size_t);
+typedef ssize_t (*readv_fn)(int, const struct iovec *, int);
+typedef ssize_t (*pread_fn)(int, void *, size_t, off_t);
+typedef ssize_t (*pread64_fn)(int, void *, size_t, off64_t);
+
+W15_EXPORT ssize_t read(int fd, void *buf, size_t n)
+{
+    static read_fn real;
+    if (!real && !(real = (read_fn)w15_real_dlsym(RTLD_NEXT, "read"))) {
+        errno = ENOSYS;
+        return -1;
+    }
+    int e = errno;
+    kernel_write_begin(buf, n);
+    errno = e;
+    ssize_t r = real(fd, buf, n);
+    kernel_write_end();
+    return r;
+}
+
+W15_EXPORT ssize_t pread(int fd, void *buf, size_t n, off_t off)
+{
+    static pread_fn real;
+    if (!real && !(real = (pread_fn)w15_real_dlsym(RTLD_NEXT, "pread"))) {
+        errno = ENOSYS;
+        return -1;
+    }
+    int e = errno;
+    kernel_write_begin(buf, n);
+    errno = e;
+    ssize_t r = real(fd, buf, n, off);
+    kernel_write_end();
+    return r;
+}
+
+W15_EXPORT ssize_t pread64(int fd, void *buf, size_t n, off64_t off)
+{
+    static pread64_fn real;
+    if (!real && !(real = (pread64_fn)w15_real_dlsym(RTLD_NEXT, "pread64"))) {
+        errno = ENOSYS;
+        return -1;
+    }
+    int e = errno;
+    kernel_write_begin(buf, n);
+    errno = e;
+    ssize_t r = real(fd, buf, n, off);
+    kernel_write_end();
+    return r;
+}
+
+W15_EXPORT ssize_t readv(int fd, const struct iovec *iov, int cnt)
+{
+    static readv_fn real;
+    if (!real && !(real = (readv_fn)w15_real_dlsym(RTLD_NEXT, "readv"))) {
+        errno = ENOSYS;
+        return -1;
+    }
+    int e = errno;
+    atomic_fetch_add(&kwrites, 1); /* one capture-free window for them all */
+    for (int i = 0; iov && i < cnt && i < 1024; i++) {
+        kernel_write_begin(iov[i].iov_base, iov[i].iov_len);
+        kernel_write_end();
+    }
+    errno = e;
+    ssize_t r = real(fd, iov, cnt);
+    kernel_write_end();
+    return r;
 }
 
 int w15_maps_fault(const siginfo_t *si)
@@ -654,7 +795,10 @@ static void to_compare(map_t *m)
 static int capture_run(w15_thread_t *t, map_t *m, size_t first, size_t end)
 {
     size_t lo = SIZE_MAX;
-    for (size_t k = first; k <= end; k++) {
+    /* a kernel write in flight: nothing is protected (the pages stay
+     * dirty and writable, compared again next time) */
+    int can = protect_begin() == 0;
+    for (size_t k = can ? first : end + 1; k <= end; k++) {
         int prot = 0;
         if (k < end) {
             if (m->hot[k] && m->idle[k] >= HOT_IDLE) {
@@ -681,12 +825,17 @@ static int capture_run(w15_thread_t *t, map_t *m, size_t first, size_t end)
             m->idle[p] = 0;
         }
         if (mprotect((void *)(m->plo + lo * page_size), (k - lo) * page_size, PROT_READ) != 0) {
+            protect_end();
             to_compare(m);
             int r = record_diff(t, m, 0, m->length);
             return r ? r : 1;
         }
         lo = SIZE_MAX;
     }
+    if (can)
+        protect_end();
+    else
+        atomic_store(&m->any, 1);
     for (size_t k = first; k < end; k++)
         if (m->idle[k] < 255)
             m->idle[k]++;
@@ -711,12 +860,16 @@ static int capture(w15_thread_t *t, map_t *m)
     size_t np = (m->phi - m->plo) / page_size;
     if (m->all_next) {
         /* clean and protected again, then everything */
-        atomic_store(&m->any, 0);
-        dirty_clear(m);
-        memset(m->hot, 0, np);
-        m->nhot = 0;
-        if (mprotect((void *)m->plo, m->phi - m->plo, PROT_READ) != 0)
-            to_compare(m);
+        if (protect_begin() == 0) {
+            atomic_store(&m->any, 0);
+            dirty_clear(m);
+            memset(m->hot, 0, np);
+            m->nhot = 0;
+            int failed = mprotect((void *)m->plo, m->phi - m->plo, PROT_READ) != 0;
+            protect_end();
+            if (failed)
+                to_compare(m);
+        }
         m->all_next = 0;
         return record_range(t, m, 0, m->length);
     }
@@ -789,7 +942,13 @@ static void protect_setup(map_t *m)
     m->stamp = calloc(np, sizeof *m->stamp);
     if (!m->dirty || !m->hot || !m->idle || !m->stamp || slot_publish(m))
         goto compare;
-    if (mprotect((void *)m->plo, m->phi - m->plo, PROT_READ) != 0) {
+    if (protect_begin() != 0) {
+        unprotect(m);
+        goto compare;
+    }
+    int failed = mprotect((void *)m->plo, m->phi - m->plo, PROT_READ) != 0;
+    protect_end();
+    if (failed) {
         unprotect(m);
         goto compare;
     }

@@ -29,7 +29,9 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <stdint.h>
+#include <errno.h>
 #include <sys/mman.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #define W 64
@@ -938,6 +940,68 @@ static void case_shared(void)
     eglDestroyContext(egl.dpy, sh.ctx);
 }
 
+/* The kernel writes into a persistent mapping: read() from a pipe,
+ * pread() from a file, readv() into two places (natively these never
+ * fail; a write-protected page would make them fail with EFAULT). */
+static void case_syscall_read(void)
+{
+    buf_t b;
+    make_buffer(&b, 65536, 35, 1, GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT);
+    uint8_t *p = map_range(GL_ARRAY_BUFFER, 0, b.size, GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT);
+    char path[] = "/tmp/w15maps-XXXXXX";
+    int fd = mkstemp(path);
+    APP_CHECK(fd >= 0, "mkstemp failed");
+    unlink(path);
+    uint8_t src[20000];
+    for (size_t i = 0; i < sizeof src; i++)
+        src[i] = (uint8_t)(i * 7 + 3);
+    APP_CHECK(write(fd, src, sizeof src) == (ssize_t)sizeof src, "write to the file failed");
+    for (unsigned r = 0; r < 3; r++) {
+        int pp[2];
+        APP_CHECK(pipe(pp) == 0, "pipe failed");
+        size_t n = 0, off = 1000 + r * 3000, len = 5000 + r * 1000; /* across pages */
+        for (size_t i = 0; i < len; i++)
+            src[i] = (uint8_t)(b.model[off + i] ^ (0x55 + r));
+        APP_CHECK(write(pp[1], src, len) == (ssize_t)len, "write to the pipe failed");
+        size_t got = 0;
+        while (got < len) {
+            ssize_t k = read(pp[0], p + off + got, len - got);
+            APP_CHECK(k > 0, "read into the mapping failed (%s)", strerror(errno));
+            got += (size_t)k;
+        }
+        memcpy(b.model + off, src, len);
+        n += len;
+        close(pp[0]);
+        close(pp[1]);
+        /* pread of the file's bytes [100, 4196) into page-aligned memory */
+        ssize_t k = pread(fd, p + 40960 + r * 4096, 4096, 100 + r);
+        APP_CHECK(k == 4096, "pread into the mapping failed (%s)", strerror(errno));
+        for (size_t i = 0; i < 4096; i++) {
+            uint8_t v = (uint8_t)((100 + r + i) * 7 + 3);
+            n += b.model[40960 + r * 4096 + i] != v;
+            b.model[40960 + r * 4096 + i] = v;
+        }
+        /* readv into two places */
+        APP_CHECK(pipe(pp) == 0, "pipe failed");
+        uint8_t two[64];
+        for (size_t i = 0; i < 64; i++)
+            two[i] = (uint8_t)(b.model[(i < 32 ? 30000 : 60000 - 32) + i] ^ 0xA5);
+        APP_CHECK(write(pp[1], two, 64) == 64, "write to the pipe failed");
+        struct iovec iov[2] = { { p + 30000, 32 }, { p + 60000, 32 } };
+        APP_CHECK(readv(pp[0], iov, 2) == 64, "readv into the mapping failed (%s)", strerror(errno));
+        memcpy(b.model + 30000, two, 32);
+        memcpy(b.model + 60000, two + 32, 32);
+        n += 64;
+        close(pp[0]);
+        close(pp[1]);
+        expect(n, n + 4096 + 64); /* equal bytes inside a span count too */
+        show(&b);
+        checkpoint(&b, "read by the kernel");
+    }
+    close(fd);
+    unmap(GL_ARRAY_BUFFER);
+}
+
 /* The program ends with a persistent mapping still mapped and its context
  * alive, and writes to the mapping from an atexit handler (after the
  * tracer may have finished): it must exit 0 as it does natively. */
@@ -994,6 +1058,7 @@ static const case_t cases[] = {
     { "exit_mapped", case_exit_mapped },
     { "hot", case_hot },
     { "shared", case_shared },
+    { "syscall_read", case_syscall_read },
 };
 
 int main(int argc, char **argv)
