@@ -386,11 +386,15 @@ static void protect_end(void)
     atomic_store(&protecting, 0);
 }
 
-static void kernel_write_begin(const void *p, size_t n)
+/* 1 when counted in kwrites (kernel_write_end must follow), 0 when no
+ * page has ever been protected (nothing to do, nothing counted). */
+static int kernel_write_begin(const void *p, size_t n)
 {
+    if (!atomic_load(&slot_hwm))
+        return 0;
     atomic_fetch_add(&kwrites, 1);
-    if (!n || !atomic_load_explicit(&slot_hwm, memory_order_relaxed))
-        return;
+    if (!n)
+        return 1;
     /* (a signal handler that interrupted this thread's own protecting
      * must not wait for it) */
     while (!protecting_here && atomic_load(&protecting))
@@ -419,11 +423,13 @@ static void kernel_write_begin(const void *p, size_t n)
         atomic_store(&m->any, 1);
     }
     atomic_fetch_sub(&inflight, 1);
+    return 1;
 }
 
-static void kernel_write_end(void)
+static void kernel_write_end(int counted)
 {
-    atomic_fetch_sub(&kwrites, 1);
+    if (counted)
+        atomic_fetch_sub(&kwrites, 1);
 }
 
 typedef ssize_t (*read_fn)(int, void *, size_t);
@@ -439,10 +445,10 @@ W15_EXPORT ssize_t read(int fd, void *buf, size_t n)
         return -1;
     }
     int e = errno;
-    kernel_write_begin(buf, n);
+    int c = kernel_write_begin(buf, n);
     errno = e;
     ssize_t r = real(fd, buf, n);
-    kernel_write_end();
+    kernel_write_end(c);
     return r;
 }
 
@@ -454,10 +460,10 @@ W15_EXPORT ssize_t pread(int fd, void *buf, size_t n, off_t off)
         return -1;
     }
     int e = errno;
-    kernel_write_begin(buf, n);
+    int c = kernel_write_begin(buf, n);
     errno = e;
     ssize_t r = real(fd, buf, n, off);
-    kernel_write_end();
+    kernel_write_end(c);
     return r;
 }
 
@@ -469,10 +475,10 @@ W15_EXPORT ssize_t pread64(int fd, void *buf, size_t n, off64_t off)
         return -1;
     }
     int e = errno;
-    kernel_write_begin(buf, n);
+    int c = kernel_write_begin(buf, n);
     errno = e;
     ssize_t r = real(fd, buf, n, off);
-    kernel_write_end();
+    kernel_write_end(c);
     return r;
 }
 
@@ -484,14 +490,12 @@ W15_EXPORT ssize_t readv(int fd, const struct iovec *iov, int cnt)
         return -1;
     }
     int e = errno;
-    atomic_fetch_add(&kwrites, 1); /* one capture-free window for them all */
-    for (int i = 0; iov && i < cnt && i < 1024; i++) {
-        kernel_write_begin(iov[i].iov_base, iov[i].iov_len);
-        kernel_write_end();
-    }
+    int c = kernel_write_begin(NULL, 0); /* one capture-free window for them all */
+    for (int i = 0; c && iov && i < cnt && i < 1024; i++)
+        kernel_write_end(kernel_write_begin(iov[i].iov_base, iov[i].iov_len));
     errno = e;
     ssize_t r = real(fd, iov, cnt);
-    kernel_write_end();
+    kernel_write_end(c);
     return r;
 }
 
