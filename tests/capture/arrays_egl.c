@@ -215,16 +215,6 @@ static void case_legacy(void)
     glDrawArrays(GL_TRIANGLES, 5, -1);
     APP_CHECK(glGetError() == GL_INVALID_VALUE, "glDrawArrays count -1: no GL_INVALID_VALUE");
 
-    exp_draw("glDrawArrays");
-    glDrawArrays(0x20, 5, 3); /* no such mode */
-    APP_CHECK(glGetError() == GL_INVALID_ENUM, "glDrawArrays mode 0x20: no GL_INVALID_ENUM");
-    exp_draw("glDrawElements");
-    static const float fidx[] = { 1, 2, 3 };
-    glDrawElements(GL_TRIANGLES, 3, GL_FLOAT, fidx); /* no such index type */
-    APP_CHECK(glGetError() == GL_INVALID_ENUM, "glDrawElements GL_FLOAT: no GL_INVALID_ENUM");
-    exp_draw("glDrawElements");
-    glDrawElements(GL_TRIANGLES, -3, GL_UNSIGNED_BYTE, fidx);
-    APP_CHECK(glGetError() == GL_INVALID_VALUE, "glDrawElements count -3: no GL_INVALID_VALUE");
 
     /* GL_BGRA colours, elements with every index type */
     glColorPointer(GL_BGRA, GL_UNSIGNED_BYTE, 0, col);
@@ -247,6 +237,39 @@ static void case_legacy(void)
         glDrawElements(GL_TRIANGLES, 6, types[k], idx[k]);
     }
     check_error("legacy elements");
+    frame_end();
+}
+
+/* Draws GL rejects read nothing: nothing is recorded. */
+static void case_invalid(void)
+{
+    static float pos[NV * 3];
+    fill_f(pos, NV * 3, 1.5f);
+    glEnableClientState(GL_VERTEX_ARRAY);
+    glVertexPointer(3, GL_FLOAT, 0, pos);
+    exp_draw("glDrawArrays");
+    glDrawArrays(0x20, 5, 3); /* no such mode */
+    APP_CHECK(glGetError() == GL_INVALID_ENUM, "glDrawArrays mode 0x20: no GL_INVALID_ENUM");
+    exp_draw("glDrawElements");
+    static const float fidx[] = { 1, 2, 3 };
+    glDrawElements(GL_TRIANGLES, 3, GL_FLOAT, fidx); /* no such index type */
+    APP_CHECK(glGetError() == GL_INVALID_ENUM, "glDrawElements GL_FLOAT: no GL_INVALID_ENUM");
+    exp_draw("glDrawElements");
+    glDrawElements(GL_TRIANGLES, -3, GL_UNSIGNED_BYTE, fidx);
+    APP_CHECK(glGetError() == GL_INVALID_VALUE, "glDrawElements count -3: no GL_INVALID_VALUE");
+    exp_draw("glDrawArraysInstanced");
+    glDrawArraysInstanced(GL_TRIANGLES, 0, 3, -1);
+    APP_CHECK(glGetError() == GL_INVALID_VALUE, "glDrawArraysInstanced -1 instances: no GL_INVALID_VALUE");
+    /* inside glBegin/glEnd a draw is GL_INVALID_OPERATION */
+    glBegin(GL_POINTS);
+    exp_draw("glDrawArrays");
+    glDrawArrays(GL_POINTS, 0, 3);
+    glEnd();
+    APP_CHECK(glGetError() == GL_INVALID_OPERATION, "glDrawArrays in glBegin: no GL_INVALID_OPERATION");
+    exp_draw("glDrawArrays");
+    exp_arr(GL_VERTEX_ARRAY, 0, 3, GL_FLOAT, 0, 0, pos, 0, 12, 0, 2);
+    glDrawArrays(GL_POINTS, 0, 3);
+    check_error("invalid");
     frame_end();
 }
 
@@ -955,6 +978,7 @@ static const struct {
     { "restart", case_restart },       { "range", case_range },             { "instanced", case_instanced },
     { "multidraw", case_multidraw },   { "arrayelement", case_arrayelement }, { "buffers", case_buffers },
     { "indirect", case_indirect },     { "state", case_state },             { "frames", case_frames },
+    { "invalid", case_invalid },
 };
 
 int main(int argc, char **argv)
@@ -963,26 +987,31 @@ int main(int argc, char **argv)
         app_fail("usage: arrays_egl CASE EXPECT_FILE");
     ex = fopen(argv[2], "w");
     APP_CHECK(ex != NULL, "cannot write %s", argv[2]);
-    int es = !strcmp(argv[1], "es2") ? 2 : !strcmp(argv[1], "es3") ? 3 : 0;
-    if (!strcmp(argv[1], "es1")) {
-        open_es1();
-        case_es1();
-    } else if (es) {
-        app_egl_open(&egl, EGL_OPENGL_ES_API, es, 0, 64, 64);
-        case_es(es);
-    } else {
-        size_t i;
+    int es = !strcmp(argv[1], "es1") ? 1 : !strcmp(argv[1], "es2") ? 2 : !strcmp(argv[1], "es3") ? 3 : 0;
+    size_t i = 0;
+    if (!es) {
         for (i = 0; i < sizeof cases / sizeof cases[0]; i++)
             if (!strcmp(argv[1], cases[i].name))
                 break;
         if (i == sizeof cases / sizeof cases[0])
             app_fail("unknown case %s", argv[1]);
-        open_gl_compat();
-        glViewport(0, 0, 64, 64);
-        glClearColor(0.1f, 0.2f, 0.3f, 1);
-        glClear(GL_COLOR_BUFFER_BIT);
-        cases[i].fn();
     }
+    if (es == 1)
+        open_es1();
+    else if (es)
+        app_egl_open(&egl, EGL_OPENGL_ES_API, es, 0, 64, 64);
+    else
+        open_gl_compat();
+    /* a defined picture under the draws (the frame digest covers it) */
+    glViewport(0, 0, 64, 64);
+    glClearColor(0.1f, 0.2f, 0.3f, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    if (es == 1)
+        case_es1();
+    else if (es)
+        case_es(es);
+    else
+        cases[i].fn();
     APP_CHECK(fclose(ex) == 0, "cannot write %s", argv[2]);
     app_egl_close(&egl);
     printf("%s: ok %s\n", APP_NAME, argv[1]);
