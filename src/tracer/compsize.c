@@ -132,6 +132,10 @@ CS_HELPER size_t cs_strlen(const char *s)
  * reads nothing (GL_INVALID_VALUE). */
 #define W15_CS_KIND_indices(name, pack, n, t) \
     static size_t w15_cs_##name(const w15_slot_t *a) { return nonneg(a[n].i) * index_type_size(a[t].u); }
+/* glGetTexImage(target, level, format, type): the level's image. */
+#define W15_CS_KIND_teximage(name, pack, t, l, f, ty) \
+    static size_t w15_cs_##name(const w15_slot_t *a) \
+    { return w15_teximage_bytes((uint32_t)a[t].u, a[l].i, (uint32_t)a[f].u, (uint32_t)a[ty].u); }
 /* One texel of clear data (format, type): glClearTex*Image, glClear*BufferData. */
 #define W15_CS_KIND_texel(name, pack, f, t) \
     static size_t w15_cs_##name(const w15_slot_t *a) { return w15_texel_bytes((uint32_t)a[f].u, (uint32_t)a[t].u); }

@@ -5,6 +5,9 @@
  * raise a GL error; we never call glGetError. */
 #include "pixels.h"
 #include "context.h"
+#include "resolve.h"
+
+#include <errno.h>
 
 #include "apitable.h"
 
@@ -199,6 +202,63 @@ static void read_store(int pack, int three_d, store_t *s)
     if (s->skip_pixels < 0) s->skip_pixels = 0;
     if (s->image_height < 0) s->image_height = 0;
     if (s->skip_images < 0) s->skip_images = 0;
+}
+
+/* Largest level of a texture of at most `max` texels per side. */
+static int64_t max_level(int max)
+{
+    int64_t l = 0;
+    while (max > 1) {
+        max >>= 1;
+        l++;
+    }
+    return l;
+}
+
+typedef void (*get_tex_level_fn)(uint32_t, int, uint32_t, int *);
+
+size_t w15_teximage_bytes(uint32_t target, int64_t level, uint32_t format, uint32_t type)
+{
+    enum { MAX_TEXTURE_SIZE = 0x0D33, MAX_3D = 0x8073, MAX_CUBE = 0x851C, WIDTH = 0x1000, HEIGHT = 0x1001,
+           DEPTH = 0x8071 };
+    int major = 0, minor = 0;
+    if (w15_context_api(&major, &minor) != 1 || level < 0)
+        return 0; /* glGetTexImage is desktop GL only */
+    int dims, maxp = MAX_TEXTURE_SIZE, rect = 0;
+    switch (target) {
+    case 0x0DE0: dims = 1; break;                                     /* TEXTURE_1D */
+    case 0x0DE1: dims = 2; break;                                     /* TEXTURE_2D */
+    case 0x806F: dims = 3; maxp = MAX_3D;                             /* TEXTURE_3D */
+        if (!ver_at_least(major, minor, 1, 2)) return 0;
+        break;
+    case 0x8515: case 0x8516: case 0x8517: case 0x8518: case 0x8519: case 0x851A: /* cube faces */
+        dims = 2; maxp = MAX_CUBE;
+        if (!ver_at_least(major, minor, 1, 3)) return 0;
+        break;
+    case 0x8C18: dims = 2; if (!ver_at_least(major, minor, 3, 0)) return 0; break; /* 1D_ARRAY */
+    case 0x8C1A: dims = 3; if (!ver_at_least(major, minor, 3, 0)) return 0; break; /* 2D_ARRAY */
+    case 0x84F5: dims = 2; rect = 1; if (!ver_at_least(major, minor, 3, 1)) return 0; break; /* RECTANGLE */
+    case 0x9009: dims = 3; maxp = MAX_CUBE; if (!ver_at_least(major, minor, 4, 0)) return 0; break; /* CUBE_MAP_ARRAY */
+    default:
+        return 0;
+    }
+    if (rect ? level != 0 : level > max_level(w15_context_get_int(maxp, 0)))
+        return 0;
+    int id = w15_func_lookup("glGetTexLevelParameteriv");
+    if (id < 0)
+        return 0;
+    get_tex_level_fn get = (get_tex_level_fn)W15_REAL((uint32_t)id);
+    if (!get)
+        return 0;
+    int e = errno;
+    int w = 0, h = 1, d = 1;
+    get(target, (int)level, WIDTH, &w);
+    if (dims >= 2)
+        get(target, (int)level, HEIGHT, &h);
+    if (dims >= 3)
+        get(target, (int)level, DEPTH, &d);
+    errno = e;
+    return w15_image_bytes(1, format, type, w, h, d);
 }
 
 size_t w15_texel_bytes(uint32_t format, uint32_t type)

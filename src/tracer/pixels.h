@@ -5,7 +5,7 @@
  * turn pointer arguments into offsets (enum w15_offset_target of
  * apitable.h: pixel pack/unpack, array, element array, indirect, parameter
  * and query buffers), asked of GL only where the current context has the
- * target, so no query raises a GL error.  May use context.  Must never use
+ * target, so no query raises a GL error.  May use context and resolve.  Must never use
  * record, timing or thread: COMPSIZE helpers (compsize.c) and the recorder
  * ask it. */
 #ifndef W15_PIXELS_H
@@ -19,6 +19,11 @@ size_t w15_image_bytes(int pack, uint32_t format, uint32_t type,
 /* Bytes of one texel of `format`/`type` (clear values: no pixel-store
  * state applies); 0 when unknown. */
 size_t w15_texel_bytes(uint32_t format, uint32_t type);
+/* Bytes glGetTexImage(target, level, format, type) writes: the level's
+ * size (glGetTexLevelParameteriv, asked only for a target and level the
+ * current desktop GL context accepts, so no GL error) under the pack
+ * state; 0 when unknown (GLES, proxy or other targets, a bad level). */
+size_t w15_teximage_bytes(uint32_t target, int64_t level, uint32_t format, uint32_t type);
 /* The name of the buffer bound to offset target `target` (enum
  * w15_offset_target) in the current context, 0 when none, or when the
  * context does not have that target (its version and extensions; once per

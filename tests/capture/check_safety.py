@@ -74,10 +74,13 @@ EXPECT = {
         ('glShaderSource', 1, 2, ('unreadable',)),
         ('glShaderSource', 2, 2, ('unreadable',)),
         ('glGetnUniformfv', 0, 3, ('array', [9])),  # its own buffer, untouched
+        ('glGetTexImage', 0, 4, ('ptr',)),
+        ('glGetTexImage', 1, 4, ('ptr',)),
+        ('glGetTexImage', 2, 4, ('ptr',)),
         ('glGetIntegerv', 0, 1, ('ptr',)),
-        ('glTexImage2D', 0, 8, ('ptr',)),
+        ('glTexImage2D', 1, 8, ('ptr',)),
         ('glDrawElements', 1, 3, ('ptr',)),
-        ('glTexImage2D', 1, 8, ('unreadable',)),
+        ('glTexImage2D', 2, 8, ('unreadable',)),
         ('glBufferSubData', 0, 3, ('unreadable',)),
         ('glBufferData', 0, 2, ('unreadable',)),
         ('glUniformMatrix4fv', 0, 3, ('unreadable',)),
@@ -88,6 +91,7 @@ EXPECT = {
         ('glReadnPixels', 0, 7, ('digest', 'glReadnPixels')),
         ('glGetBufferSubData', 0, 3, ('digest', 'glGetBufferSubData')),
         ('glGetTextureImage', 0, 5, ('digest', 'glGetTextureImage')),
+        ('glGetTexImage', 0, 4, ('digest', 'glGetTexImage')),
     ],
 }
 

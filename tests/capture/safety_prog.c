@@ -279,6 +279,20 @@ static void case_invalid(void)
     uint8_t small[8] = {1, 2, 3, 4, 5, 6, 7, 8};
     glReadnPixels(0, 0, 4, 4, GL_RGBA, GL_UNSIGNED_BYTE, 8, small);
     err("glReadnPixels bufSize 8");
+    /* glGetTexImage of a level or a target GL refuses: the tracer asks GL
+     * nothing (its query would raise an error of its own) */
+    GLuint tex;
+    glGenTextures(1, &tex);
+    glBindTexture(GL_TEXTURE_2D, tex);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 2, 2, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+    uint8_t img[64];
+    glGetTexImage(GL_TEXTURE_2D, 99, GL_RGBA, GL_UNSIGNED_BYTE, img);
+    err("glGetTexImage level 99");
+    glGetTexImage(GL_TEXTURE_CUBE_MAP, 0, GL_RGBA, GL_UNSIGNED_BYTE, img);
+    err("glGetTexImage GL_TEXTURE_CUBE_MAP");
+    glGetTexImage(GL_TEXTURE_2D, -1, GL_RGBA, GL_UNSIGNED_BYTE, img);
+    err("glGetTexImage level -1");
+    glDeleteTextures(1, &tex);
     /* unknown enums: no size known, nothing read */
     GLint iv[4] = {0};
     glGetIntegerv(0xDEAD, iv);
@@ -341,6 +355,11 @@ static void case_readback(void)
     glGetTextureImage(tex, 0, GL_RGBA, GL_UNSIGNED_BYTE, sizeof tx, tx);
     err("glGetTextureImage");
     readback("glGetTextureImage", tx, sizeof tx);
+    /* its size asked of GL (the level's width and height) */
+    uint8_t tx2[16];
+    glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, tx2);
+    err("glGetTexImage");
+    readback("glGetTexImage", tx2, sizeof tx2);
 }
 
 int main(int argc, char **argv)

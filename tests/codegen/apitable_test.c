@@ -16,6 +16,11 @@ size_t w15_image_bytes(int pack, uint32_t format, uint32_t type, int64_t w, int6
     (void)pack; (void)format; (void)type;
     return (size_t)(w * h * d * 4);
 }
+size_t w15_teximage_bytes(uint32_t target, int64_t level, uint32_t format, uint32_t type)
+{
+    (void)target; (void)level; (void)format; (void)type;
+    return 4;
+}
 size_t w15_texel_bytes(uint32_t format, uint32_t type)
 {
     (void)format; (void)type;
