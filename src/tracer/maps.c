@@ -35,6 +35,12 @@
  * no fault handler of ours, WIP15_MAPS=compare) is compared whole at every
  * capture instead.
  *
+ * What the program sees is unchanged: besides the fault handler, the
+ * signal masks (pthread_sigmask, sigprocmask never let the kernel block
+ * SIGSEGV) and the system calls that write into program memory (read,
+ * readv, pread, pread64 unprotect their destination first) are
+ * interposed here.
+ *
  * Concurrency.  The list of mappings, the shadows and every capture are
  * under `maps_lock`.  The fault handler takes no lock: it finds the mapping in
  * `slots` (pointers published with release stores), and `inflight` counts
