@@ -164,7 +164,8 @@ static draw_t *read_expect(const char *path, size_t *n)
     fclose(f);
     for (size_t i = 0; i < nd; i++) {
         d[i].nmem = merge(d[i].mem, d[i].nmem, "expected");
-        qsort(d[i].arr, d[i].narr, sizeof *d[i].arr, cmp_arr);
+        if (d[i].narr)
+            qsort(d[i].arr, d[i].narr, sizeof *d[i].arr, cmp_arr);
     }
     *n = nd;
     return d;
@@ -184,7 +185,8 @@ static void compare(const draw_t *want, const char *name, uint64_t seq, span_t *
         bad("call %" PRIu64 ": %s, expected the draw %s", seq, name, want->name);
         return;
     }
-    qsort(arr, narr, sizeof *arr, cmp_arr);
+    if (narr)
+        qsort(arr, narr, sizeof *arr, cmp_arr);
     int arr_bad = narr != want->narr;
     for (size_t i = 0; !arr_bad && i < narr; i++)
         arr_bad = cmp_arr(&arr[i], &want->arr[i]) != 0;
@@ -195,7 +197,8 @@ static void compare(const draw_t *want, const char *name, uint64_t seq, span_t *
         for (size_t i = 0; i < want->narr; i++)
             show_arr("expected", &want->arr[i]);
     }
-    qsort(mem, nmem, sizeof *mem, cmp_span);
+    if (nmem)
+        qsort(mem, nmem, sizeof *mem, cmp_span);
     for (size_t i = 1; i < nmem; i++)
         if (mem[i].lo < mem[i - 1].hi)
             bad("call %" PRIu64 " %s: wip15ClientMemory [0x%" PRIx64 ", 0x%" PRIx64 ") and [0x%" PRIx64 ", 0x%" PRIx64
