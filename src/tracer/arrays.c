@@ -31,8 +31,12 @@
  * (client memory in compatibility contexts, else the draw-indirect buffer,
  * the count from the parameter buffer).
  *
+ * A draw GL rejects before reading (a mode above GL_PATCHES, a negative
+ * count or first, no instance, an unknown index type) records nothing.
+ *
  * Inside glBegin/glEnd no query is legal: glBegin (before the real call)
  * reads the candidates' state once, and each glArrayElement uses it.
+ * Tests: tests/capture/arrays.cmake (capture.arrays.*).
  *
  * What is written before the draw: the byte span of every array (from its
  * first to its last element read), merged where spans overlap or touch,
