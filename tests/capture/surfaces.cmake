@@ -17,10 +17,10 @@
 # Cases: capture.surfaces.<api>.<what>; .fromN: recorded from frame N on
 # (--frames N-); .no_digests: without --frame-digests; the .tamper.* ones change one value
 # the program printed and pass only when the check then fails.
-# Not covered: a single-buffered GLX window resized (Mesa reads its front
-# buffer back from the X server after a resize, and the frame's pixels then
-# change between the program's read and the swap: the digest and the
-# program's read differ, natively explained, not a tracer fault); a window
+# Not covered: a single-buffered GLX window resized (the first frame at the
+# new size gets a digest that differs from the program's own read, and
+# natively that frame's front buffer differs from run to run and changes
+# across the swap: not yet explained, see the P4 report); a window
 # resized after the frame's first drawing call (the size and the digest then
 # follow at the next frame: docs/FORMAT.md); glXMakeContextCurrent with
 # different draw and read drawables (no digest is taken).
