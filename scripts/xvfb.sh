@@ -6,7 +6,15 @@
 xvfb_start() {
   if [ "${WIP15_NO_XVFB:-}" = 1 ] && [ -n "${DISPLAY:-}" ]; then return 0; fi
   local n
-  for n in $(seq 90 140); do
+  for n in $(seq 90 599); do
+    # a lock left by a server that died (killed test run) frees its display
+    if [ -e "/tmp/.X$n-lock" ]; then
+      local pid
+      pid=$(tr -dc 0-9 < "/tmp/.X$n-lock" 2>/dev/null)
+      if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then
+        rm -f "/tmp/.X$n-lock" "/tmp/.X11-unix/X$n"
+      fi
+    fi
     if [ ! -e "/tmp/.X$n-lock" ] && [ ! -e "/tmp/.X11-unix/X$n" ]; then
       Xvfb ":$n" -screen 0 1280x1024x24 -nolisten tcp -noreset >/dev/null 2>&1 &
       XVFB_PID=$!
