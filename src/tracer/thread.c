@@ -13,7 +13,9 @@
  *                        the buffer; steal_req = 0
  * membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) makes every running thread
  * execute a full barrier, so either the owner sees steal_req or the stealer
- * sees in_call; the owner's fast path pays no fence.  Without membarrier
+ * sees in_call; the owner's fast path pays no fence.  The process registers
+ * for it at the first steal (membarrier_ready: the registration takes
+ * ~10-15 ms, which start-up must not pay).  Without membarrier
  * (old kernels, seccomp) idle threads are collected only at thread or
  * process exit.
  */
@@ -81,8 +83,21 @@ static int fresh_buf(w15_buf_t *b, w15_tmrec_t **tm)
 static void make_key(void)
 {
     pthread_key_create(&thread_key, thread_exit);
-    if (syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0)
-        w15_have_membarrier = 1;
+}
+
+/* Register for MEMBARRIER_CMD_PRIVATE_EXPEDITED the first time a steal
+ * needs it, under w15_threads_lock: the registration waits for an RCU grace
+ * period (~10-15 ms measured), which a program that never has a buffer to
+ * steal (one GL thread, a short run) must not pay at start-up. */
+static int membarrier_ready(void)
+{
+    static int tried;
+    if (!tried) {
+        tried = 1;
+        if (syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0)
+            w15_have_membarrier = 1;
+    }
+    return w15_have_membarrier;
 }
 
 void w15_heavy_fence(void)
@@ -242,8 +257,6 @@ static int steal(w15_thread_t *t, int wait_ms, int nowait_push)
 
 void w15_threads_collect(int all)
 {
-    if (!all && !w15_have_membarrier)
-        return;
     uint32_t ep = atomic_load_explicit(&w15_flush_epoch, memory_order_relaxed);
     w15_thread_t *self = w15_tls;
     if (all) {
@@ -251,6 +264,14 @@ void w15_threads_collect(int all)
     } else if (pthread_mutex_trylock(&w15_threads_lock) != 0) {
         /* the output thread never waits for this lock: its holder may be
          * waiting for the output thread (queue full at exit) */
+        return;
+    }
+    /* another thread's buffer to take: the fence needs membarrier */
+    int others = 0;
+    for (w15_thread_t *t = w15_threads; t && !others; t = t->next)
+        others = t != self && (all || ep - t->epoch >= 2);
+    if (others && !membarrier_ready() && !all) {
+        pthread_mutex_unlock(&w15_threads_lock);
         return;
     }
     for (w15_thread_t *t = w15_threads; t; t = t->next) {
