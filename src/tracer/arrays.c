@@ -1119,17 +1119,6 @@ static void free_state(arr_ctx_t *a)
     free(a);
 }
 
-/* Whether context record c is current on some thread. */
-static int current_anywhere(const w15_ctx_t *c)
-{
-    int r = 0;
-    pthread_mutex_lock(&w15_threads_lock);
-    for (w15_thread_t *t = w15_threads; t && !r; t = t->next)
-        r = !t->dead && t->ctx == c;
-    pthread_mutex_unlock(&w15_threads_lock);
-    return r;
-}
-
 void w15_arrays_post(w15_thread_t *t, uint32_t id, uint32_t flags, const w15_slot_t *args,
                      const w15_slot_t *ret, int rec)
 {
@@ -1140,7 +1129,7 @@ void w15_arrays_post(w15_thread_t *t, uint32_t id, uint32_t flags, const w15_slo
         if ((ret && !ret->u) || !args[1].p)
             return;
         w15_ctx_t *c = w15_ctx_find((void *)args[1].p, 0);
-        if (c && c->arrays && !current_anywhere(c)) {
+        if (c && c->arrays && !w15_ctx_current_anywhere(c)) {
             free_state(c->arrays);
             c->arrays = NULL;
         }

@@ -78,6 +78,16 @@ void w15_ctx_forget(void *handle)
     pthread_mutex_unlock(&ctx_lock);
 }
 
+int w15_ctx_current_anywhere(const w15_ctx_t *c)
+{
+    int r = 0;
+    pthread_mutex_lock(&w15_threads_lock);
+    for (w15_thread_t *t = w15_threads; t && !r; t = t->next)
+        r = !t->dead && t->ctx == c;
+    pthread_mutex_unlock(&w15_threads_lock);
+    return r;
+}
+
 void w15_ctx_each(void (*fn)(w15_ctx_t *c, void *arg), void *arg)
 {
     pthread_mutex_lock(&ctx_lock);

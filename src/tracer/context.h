@@ -48,6 +48,9 @@ void w15_ctx_forget(void *handle);
  * that read or write objects another context may share are then ordered
  * across threads too (wip15.gseq, capture.c). */
 int w15_ctx_several(void);
+/* Whether context record c is current on some thread (takes
+ * w15_threads_lock). */
+int w15_ctx_current_anywhere(const w15_ctx_t *c);
 /* Visit every known context (under the registry's lock; fn must not call
  * w15_ctx_find / w15_ctx_forget). */
 void w15_ctx_each(void (*fn)(w15_ctx_t *c, void *arg), void *arg);

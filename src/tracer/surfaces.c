@@ -108,17 +108,6 @@ static surf_t *surf_of(w15_ctx_t *c, int create)
     return s;
 }
 
-/* Whether context record c is current on some thread (surf_lock held). */
-static int current_anywhere(const w15_ctx_t *c)
-{
-    int r = 0;
-    pthread_mutex_lock(&w15_threads_lock);
-    for (w15_thread_t *t = w15_threads; t && !r; t = t->next)
-        r = !t->dead && t->ctx == c;
-    pthread_mutex_unlock(&w15_threads_lock);
-    return r;
-}
-
 /* Forget context `handle`: our state, then its record (surf_lock held;
  * every other module freed its own at CONTEXT_DESTROY). */
 static void forget_locked(void *handle)
@@ -368,7 +357,7 @@ static void context_destroyed(void *ctx)
     pthread_mutex_lock(&surf_lock);
     w15_ctx_t *c = w15_ctx_find(ctx, 0);
     if (c) {
-        if (!current_anywhere(c)) {
+        if (!w15_ctx_current_anywhere(c)) {
             forget_locked(ctx);
         } else {
             surf_t *s = surf_of(c, 1);
@@ -925,7 +914,7 @@ void w15_surfaces_post(w15_thread_t *t, uint32_t id, uint32_t flags, const w15_s
         pthread_mutex_lock(&surf_lock);
         w15_ctx_t *oc = w15_ctx_find(old, 0);
         surf_t *os = surf_of(oc, 0);
-        if (os && os->destroyed && !current_anywhere(oc))
+        if (os && os->destroyed && !w15_ctx_current_anywhere(oc))
             forget_locked(old);
         pthread_mutex_unlock(&surf_lock);
     }
