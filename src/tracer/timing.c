@@ -294,7 +294,7 @@ void w15_timing_post(w15_thread_t *t, int scope_open, uint32_t flags)
 #define GPU_SLOTS 8
 #define GPU_RESYNC_FRAMES 600 /* re-measure the GPU-to-CPU clock offset */
 enum {
-    GL_EXTENSIONS_ = 0x1F03, GL_QUERY_RESULT_ = 0x8866, GL_QUERY_RESULT_AVAILABLE_ = 0x8867,
+    GL_QUERY_RESULT_ = 0x8866, GL_QUERY_RESULT_AVAILABLE_ = 0x8867,
     GL_TIMESTAMP_ = 0x8E28, GL_QUERY_BUFFER_BINDING_ = 0x9193,
 };
 typedef void (*gen_fn)(int, unsigned *);
@@ -331,16 +331,6 @@ static void *real_fn(const char *name)
     return id < 0 ? NULL : W15_REAL((uint32_t)id);
 }
 
-/* Is `ext` one of the space-separated names in `list`? */
-static int has_ext(const char *list, const char *ext)
-{
-    size_t n = strlen(ext);
-    for (const char *p = list; p && (p = strstr(p, ext)) != NULL; p += n)
-        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == 0))
-            return 1;
-    return 0;
-}
-
 static void gpu_sync(gpu_t *g)
 {
     int64_t gpu_ns = 0;
@@ -353,16 +343,15 @@ static void gpu_sync(gpu_t *g)
 static int gpu_setup(gpu_t *g)
 {
     int major = 0, minor = 0, api = w15_context_api(&major, &minor);
-    get_string_fn gs = real_fn("glGetString");
     const char *sfx = NULL;
     if (api == 1) {
         int v = major * 10 + minor;
         if (v >= 33)
             sfx = "";
-        else if (v < 30 && gs && has_ext((const char *)gs(GL_EXTENSIONS_), "GL_ARB_timer_query"))
+        else if (v < 30 && w15_context_has_ext("GL_ARB_timer_query"))
             sfx = ""; /* GL_EXTENSIONS is valid below 3.0 only (core profiles) */
         g->check_qbuf = v >= 44;
-    } else if (api == 2 && gs && has_ext((const char *)gs(GL_EXTENSIONS_), "GL_EXT_disjoint_timer_query")) {
+    } else if (api == 2 && w15_context_has_ext("GL_EXT_disjoint_timer_query")) {
         sfx = "EXT";
     }
     if (!sfx)
