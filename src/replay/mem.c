@@ -243,8 +243,26 @@ void rp_mem_client_pointer(rp_exec_t *x, uint32_t fn, uint32_t param)
     cm->warn_param = param;
 }
 
-/* ---- wip15ClientArray(array, index, size, type, stride, flags, pointer,
- *      divisor) ------------------------------------------------------- */
+/* ---- wip15ClientArray(array, index, size, type, stride, flags, memory,
+ *      offset, divisor); traces before 2026-11-24 have (..., flags,
+ *      pointer, divisor) instead of memory and offset ------------------ */
+
+int rp_mem_client_array_old(const w15_func_t *f)
+{
+    return f->nargs == 8 && f->args[6].base == W15_PTR && !f->args[6].is_array && f->args[7].base == W15_UINT;
+}
+
+/* The replay's address for the array: `offset` bytes from the copy of the
+ * draw's wip15ClientMemory number `memory` (offset < 0: the first element
+ * read is past the array's base, glDrawArrays with first > 0).  NULL: that
+ * memory is not in the trace. */
+static void *array_at(rp_exec_t *x, uint64_t memory, int64_t offset)
+{
+    if (memory >= x->ncmem || !x->cmem->r[memory].size)
+        return NULL;
+    const crange_t *r = &x->cmem->r[memory];
+    return (void *)((uintptr_t)(x->cmem->buf + r->off) + (uintptr_t)offset);
+}
 
 int rp_mem_client_array(rp_exec_t *x, const rp_call_t *c)
 {
@@ -254,20 +272,32 @@ int rp_mem_client_array(rp_exec_t *x, const rp_call_t *c)
     uint32_t array = (uint32_t)arg_u(c, 0), index = (uint32_t)arg_u(c, 1), type = (uint32_t)arg_u(c, 3),
              flags = (uint32_t)arg_u(c, 5);
     int size = (int)(int64_t)arg_u(c, 2), stride = (int)(int64_t)arg_u(c, 4);
-    uint64_t rec = arg_u(c, 6);
     struct rp_cmem *cm = cmem(x);
     if (!cm)
         return 0;
     cm->arrays = 1;
-    void *p = rec ? array_base(x, rec) : NULL;
-    if (rec && !p) {
-        p = rp_zeros(st);
-        rp_warn(x, W15F_wip15ClientArray, "array 0x%x points at 0x%llx, outside every wip15ClientMemory "
-                                          "before the draw; the draw reads zeros",
-                array, (unsigned long long)rec);
-        if (!p)
-            return 0;
+    void *p = NULL;
+    int zeros = 0;
+    if (rp_mem_client_array_old(c->wc->func)) {
+        uint64_t rec = arg_u(c, 6);
+        if (rec && !(p = array_base(x, rec))) {
+            rp_warn(x, W15F_wip15ClientArray, "array 0x%x points at 0x%llx, outside every wip15ClientMemory "
+                                              "before the draw; the draw reads zeros",
+                    array, (unsigned long long)rec);
+            zeros = 1;
+        }
+    } else {
+        uint64_t memory = arg_u(c, 6);
+        if (!(p = array_at(x, memory, (int64_t)arg_u(c, 7)))) {
+            rp_warn(x, W15F_wip15ClientArray, "array 0x%x reads wip15ClientMemory %llu of the draw, which the "
+                                              "trace does not hold (%u recorded, or unreadable when recorded); "
+                                              "the draw reads zeros",
+                    array, (unsigned long long)memory, x->ncmem);
+            zeros = 1;
+        }
     }
+    if (zeros && !(p = rp_zeros(st)))
+        return 0;
     pfn_geti geti = (pfn_geti)GLF(st, glGetIntegerv);
     pfn_bind bind = (pfn_bind)GLF(st, glBindBuffer);
     if (!geti || !bind)

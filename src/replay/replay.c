@@ -431,7 +431,7 @@ static int declare(rp_state_t *st, const w15_func_t *f)
         d->ok = f->nargs >= 1 && f->args[0].base == W15_UINT && !f->args[0].is_array;
     } else if ((gflags & W15_FN_PSEUDO) && replayed_pseudo((uint32_t)g)) {
         d->fn = (uint32_t)g;
-        d->ok = rp_signature_ok(f, (uint32_t)g);
+        d->ok = rp_signature_ok(f, (uint32_t)g) || (g == W15F_wip15ClientArray && rp_mem_client_array_old(f));
         if (!d->ok)
             rp_note(st, "warning: pseudo-call %s is recorded with another signature than this version's; "
                         "it is not replayed", f->name);

@@ -373,6 +373,9 @@ void *rp_mem_translate(rp_exec_t *x, uint64_t p);
 void rp_mem_after_call(rp_exec_t *x, uint32_t fn);
 /* Call fn set a client array's pointer (parameter param) into client
  * memory the trace does not hold: harmless when every draw that reads it
+/* wip15ClientArray as traces before 2026-11-24 recorded it (a pointer,
+ * not memory and offset): also replayed. */
+int rp_mem_client_array_old(const w15_func_t *f);
  * comes with wip15ClientArray; the next draw of this thread without one
  * warns. */
 void rp_mem_client_pointer(rp_exec_t *x, uint32_t fn, uint32_t param);

@@ -546,7 +546,10 @@ static ddesc_t describe(uint32_t id)
 /* A byte range of client memory to write. */
 typedef struct span {
     uint64_t lo, hi; /* [lo, hi) */
+    uint32_t num;    /* once merged: its wip15ClientMemory's number in the draw */
 } span_t;
+/* wip15ClientArray.memory of an array whose span was not written */
+#define NO_MEMORY UINT32_MAX
 
 /* What one draw call collects. */
 typedef struct draw {
@@ -823,17 +826,18 @@ static int put_values(w15_thread_t *t, uint32_t id, const uint64_t *v)
     return w15_pseudo_end(t);
 }
 
+/* 0 written, 1 not written (too large, no memory), -1 the stream failed. */
 static int put_memory(w15_thread_t *t, arr_ctx_t *a, uint64_t lo, uint64_t hi)
 {
     uint64_t n = hi - lo;
     if (n > MAX_SPAN) {
         warn_once(&warned_span, "a client array span is too large to be recorded", lo, n);
-        return 0;
+        return 1;
     }
     if (n > a->mcap) {
         uint8_t *p = realloc(a->mem, (size_t)n);
         if (!p)
-            return 0;
+            return 1;
         a->mem = p;
         a->mcap = (size_t)n;
     }
@@ -865,7 +869,11 @@ static int cmp_span(const void *x, const void *y)
     return p->lo < q->lo ? -1 : p->lo > q->lo;
 }
 
-/* Write the draw's pseudo-calls. */
+/* Write the draw's pseudo-calls: the merged spans as wip15ClientMemory
+ * (numbered 0, 1, ... in the order written), then each array as
+ * wip15ClientArray naming the span its first element read lies in and its
+ * pointer's offset from that span's address (no absolute address: it
+ * changes at every draw and would cost the trace incompressible bytes). */
 static void write_draw(w15_thread_t *t, draw_t *d)
 {
     for (uint32_t i = 0; i < d->narr; i++) {
@@ -879,33 +887,54 @@ static void write_draw(w15_thread_t *t, draw_t *d)
             continue;
         }
         uint64_t s = c->ptr + lo * c->step, e = c->ptr + hi * c->step + c->esize;
-        if (s < c->ptr || e < s)
+        if (s < c->ptr || e < s) {
+            c->lo = INT64_MAX;
             continue;
+        }
         add_span(d, s, e - s);
     }
+    /* merge in place: spans[0 .. n) sorted, disjoint, not touching */
+    uint32_t n = 0;
     if (d->nspans) {
         qsort(d->spans, d->nspans, sizeof *d->spans, cmp_span);
-        uint64_t lo = d->spans[0].lo, hi = d->spans[0].hi;
-        for (uint32_t i = 1; i <= d->nspans; i++) {
-            if (i < d->nspans && d->spans[i].lo <= hi) {
-                if (d->spans[i].hi > hi)
-                    hi = d->spans[i].hi;
-                continue;
-            }
-            if (put_memory(t, d->a, lo, hi))
-                return;
-            if (i < d->nspans) {
-                lo = d->spans[i].lo;
-                hi = d->spans[i].hi;
+        for (uint32_t i = 1; i < d->nspans; i++) {
+            if (d->spans[i].lo <= d->spans[n].hi) {
+                if (d->spans[i].hi > d->spans[n].hi)
+                    d->spans[n].hi = d->spans[i].hi;
+            } else {
+                d->spans[++n] = d->spans[i];
             }
         }
+        n++;
+    }
+    /* written[i]: the number of span i among those written, or NO_MEMORY */
+    uint32_t nwritten = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        int r = put_memory(t, d->a, d->spans[i].lo, d->spans[i].hi);
+        if (r < 0)
+            return;
+        d->spans[i].num = r ? NO_MEMORY : nwritten++;
     }
     for (uint32_t i = 0; i < d->narr; i++) {
         carr_t *c = &d->arr[i];
         if (c->lo > c->hi)
             continue;
-        uint64_t v[10] = { c->array, c->index, (uint64_t)(int64_t)c->size, c->type, (uint64_t)(int64_t)c->stride,
-                           c->flags, c->ptr, c->divisor, (uint64_t)c->lo, (uint64_t)(c->hi - c->lo + 1) };
+        uint64_t s = c->ptr + (uint64_t)c->lo * c->step;
+        uint32_t lo = 0, hi = n; /* the last span with spans[].lo <= s */
+        while (hi - lo > 1) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (d->spans[mid].lo <= s)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        uint64_t mem = NO_MEMORY, off = 0;
+        if (n && d->spans[lo].lo <= s && s < d->spans[lo].hi && d->spans[lo].num != NO_MEMORY) {
+            mem = d->spans[lo].num;
+            off = c->ptr - d->spans[lo].lo;
+        }
+        uint64_t v[9] = { c->array, c->index, (uint64_t)(int64_t)c->size, c->type, (uint64_t)(int64_t)c->stride,
+                          c->flags, mem, off, c->divisor };
         if (put_values(t, W15F_wip15ClientArray, v))
             return;
     }

@@ -6,7 +6,8 @@
  * Every draw call of the trace (glDraw*, glMultiDraw*, glArrayElement*) is
  * matched in order with a `draw` item of EXPECT_FILE (same function name).
  * The wip15ClientArray pseudo-calls just before it must be exactly the
- * expected `arr` items (as a set), and its wip15ClientMemory pseudo-calls
+ * expected `arr` items (as a set; the pointer is that of the
+ * wip15ClientMemory they name plus their offset), and its wip15ClientMemory pseudo-calls
  * exactly the expected `mem` spans merged where they overlap or touch:
  * same addresses, same lengths, same bytes, in address order, no two
  * overlapping (memory shared by several arrays is recorded once).  No
@@ -272,8 +273,24 @@ int main(int argc, char **argv)
             if (narr == caparr)
                 arr = xrealloc(arr, (caparr = caparr * 2 + 16) * sizeof *arr);
             arr_t *a = &arr[narr++];
-            for (int i = 0; i < 8; i++)
+            if (c->func->nargs != 9) {
+                bad("call %" PRIu64 ": wip15ClientArray has %u parameters, not 9", seq, c->func->nargs);
+                return 1;
+            }
+            /* (array index size type stride flags memory offset divisor):
+             * the pointer is `offset` bytes from the address of the draw's
+             * wip15ClientMemory number `memory` (in the order written) */
+            for (int i = 0; i < 6; i++)
                 a->v[i] = c->args[i].v.u[0];
+            uint64_t m = c->args[6].v.u[0];
+            if (m >= nmem) {
+                bad("call %" PRIu64 ": wip15ClientArray 0x%" PRIx64 " names wip15ClientMemory %" PRIu64
+                    " of %zu", seq, a->v[0], m, nmem);
+                a->v[6] = 0;
+            } else {
+                a->v[6] = mem[m].lo + (uint64_t)c->args[7].v.i[0];
+            }
+            a->v[7] = c->args[8].v.u[0];
             continue;
         }
         if (!strncmp(name, "wip15", 5))
