@@ -161,9 +161,39 @@ CS_HELPER size_t cs_strlen(const char *s)
     { size_t k = map_values(a[t].u, CS_GL_MAP2_COLOR_4); \
       return k && a[uo].i > 0 && a[vo].i > 0 ? nonneg(a[us].i) * (size_t)(a[uo].i - 1) + \
              nonneg(a[vs].i) * (size_t)(a[vo].i - 1) + k : 0; }
+/* glMultiModeDraw{Arrays,Elements}IBM(mode, count, primcount, modestride):
+ * bytes of the mode array, whose element i lies i * modestride bytes on;
+ * GL reads element i only when count[i] > 0, so the bytes end with the last
+ * such element.  0 (unknown: pointer only) for a negative stride (elements
+ * before the pointer) or when count cannot be read. */
+CS_HELPER size_t multimode_bytes(const int32_t *count, int64_t primcount, int64_t stride)
+{
+    if (primcount <= 0 || stride < 0 || primcount > (1 << 24) || !count)
+        return 0;
+    size_t end = 0;
+    for (int64_t i = 0; i < primcount; i++) {
+        int32_t c;
+        if (w15_guard_copy(&c, &count[i], sizeof c))
+            return 0;
+        if (c > 0)
+            end = (size_t)i * (size_t)stride + 4;
+    }
+    return end;
+}
+#define W15_CS_KIND_multimode(name, pack, m, c, n, s) \
+    static size_t w15_cs_##name(const w15_slot_t *a) \
+    { return !a[m].p ? 0 : multimode_bytes((const int32_t *)a[c].p, (int32_t)a[n].i, (int32_t)a[s].i); }
 /* glXChooseVisual's attribute list (boolean tokens stand alone). */
 #define W15_CS_KIND_glxvisual(name, pack, l) \
     static size_t w15_cs_##name(const w15_slot_t *a) { return glx_visual_attribs((const int *)a[l].p); }
+
+/* glXQueryRendererIntegerMESA's attribute (GLX_MESA_query_renderer): the
+ * version is 3 values, a profile version 2 (major, minor), the rest 1; an
+ * unknown attribute writes nothing. */
+#define W15_CS_KIND_glxrenderer(name, pack, at) \
+    static size_t w15_cs_##name(const w15_slot_t *a) \
+    { uint32_t v = (uint32_t)a[at].u; \
+      return v == 0x8185u ? 3 : v >= 0x818Au && v <= 0x818Cu ? 2 : v >= 0x8183u && v <= 0x8189u ? 1 : 0; }
 
 #define CS_DEFINE_(name, kind, ...) W15_CS_KIND_##kind(name, __VA_ARGS__)
 W15_CS_INSTANCES(CS_DEFINE_)

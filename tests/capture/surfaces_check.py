@@ -61,6 +61,8 @@ def parse_program(out):
             prog["digests"].setdefault(f, {})[(fmt, typ)] = (width, height, h)
         elif w[0] == "state" and w[1] == "ok":
             prog["frames"].append(int(w[2]))
+        elif w[0] == "renderer":
+            prog["renderer"] = [int(x) for x in w[1:]]
         elif line.endswith(": ok"):
             prog["ok"] = True
     return prog
@@ -90,6 +92,13 @@ def check(prog, calls, digests, start=0):
         first = before[-1] if before else 0
         prog["drawables"] = prog["drawables"][first:]
         prog["frames"] = [f for f in prog["frames"] if f >= start]
+    # glXQueryCurrentRendererIntegerMESA: 3 values for the version, 1 for
+    # the video memory, as the program saw them
+    if "renderer" in prog and not start:
+        got = [c["args"][1] for c in calls if c["function"] == "glXQueryCurrentRendererIntegerMESA"]
+        want = [prog["renderer"][:3], prog["renderer"][3:]]
+        if got != want:
+            fail("glXQueryCurrentRendererIntegerMESA recorded %s, the program read %s" % (got, want))
     # configuration
     cfgs = [c for c in calls if c["function"] == "wip15ContextConfig"]
     if len(cfgs) != 1:

@@ -54,6 +54,11 @@ static void parse_size(const char *s, int *w, int *h)
     SF_CHECK(sscanf(s, "%dx%d", w, h) == 2 && *w > 0 && *h > 0, "bad size '%s'", s);
 }
 
+#ifndef GLX_RENDERER_VERSION_MESA
+#define GLX_RENDERER_VERSION_MESA 0x8185
+#define GLX_RENDERER_VIDEO_MEMORY_MESA 0x8187
+#endif
+
 int main(int argc, char **argv)
 {
     sf_name = "surfaces_glx";
@@ -189,6 +194,15 @@ int main(int argc, char **argv)
     }
     SF_CHECK(made, "MakeCurrent failed");
     printf("drawable %lu %d %d\n", (unsigned long)draw, w, h);
+    /* GLX_MESA_query_renderer: the version is 3 values, video memory 1
+     * (the trace must hold exactly what GLX wrote) */
+    typedef Bool (*query_renderer_fn)(int, unsigned int *);
+    query_renderer_fn qr = (query_renderer_fn)getproc("glXQueryCurrentRendererIntegerMESA");
+    if (qr) {
+        unsigned int v[4] = { 0, 0, 0, 0 }, m[2] = { 0, 0 };
+        if (qr(GLX_RENDERER_VERSION_MESA, v) && qr(GLX_RENDERER_VIDEO_MEMORY_MESA, m))
+            printf("renderer %u %u %u %u\n", v[0], v[1], v[2], m[0]);
+    }
 
     sf_ctx_t c;
     sf_init(&c, getproc, got[7] != 0);
