@@ -83,9 +83,19 @@ __attribute__((no_sanitize("address"), noinline)) static size_t raw_strnlen(cons
         n++;
     return n;
 }
+__attribute__((no_sanitize("address"), noinline)) static int raw_equal(const void *p, const void *q, size_t n)
+{
+    volatile const unsigned char *a = p;
+    const unsigned char *b = q;
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return 0;
+    return 1;
+}
 #else
 #define raw_copy memcpy
 #define raw_strnlen strnlen
+#define raw_equal(p, q, n) (memcmp((p), (q), (n)) == 0)
 #endif
 
 int w15_guard_copy(void *dst, const void *src, size_t n)
@@ -107,6 +117,25 @@ int w15_guard_copy(void *dst, const void *src, size_t n)
     raw_copy(dst, src, n);
     disarm(g);
     return 0;
+}
+
+int w15_guard_equal(const void *p, const void *q, size_t n)
+{
+    w15_thread_t *t = w15_tls;
+    if (!n)
+        return 1;
+    if (!t)
+        return raw_equal(p, q, n);
+    w15_guard_t *g = guard_of(t);
+    int e = errno;
+    if (sigsetjmp(g->env, 0)) {
+        errno = e;
+        return -1;
+    }
+    arm(g, p, n);
+    int r = raw_equal(p, q, n);
+    disarm(g);
+    return r;
 }
 
 size_t w15_guard_strnlen(const char *s, size_t max)

@@ -30,6 +30,11 @@
  * reading faulted (dst then holds an unknown prefix).  Keeps errno. */
 int w15_guard_copy(void *dst, const void *src, size_t n);
 
+/* Whether the n bytes of the program's memory at p equal the n bytes at
+ * q (the tracer's own memory): 1 equal, 0 not, -1 when reading p faulted.
+ * Keeps errno. */
+int w15_guard_equal(const void *p, const void *q, size_t n);
+
 /* Length of the NUL-terminated string at s, at most max (the bytes before
  * the first NUL, or max when there is none among them); (size_t)-1 when
  * reading faulted.  Keeps errno. */

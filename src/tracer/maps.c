@@ -703,66 +703,103 @@ static inline uint64_t load64(const uint8_t *p)
     return v;
 }
 
+/* The spans of [off, off + k) (k <= SCRATCH) that differ from the shadow:
+ * read into scratch, recorded, the shadow brought up to date.  0, -1, -2
+ * as record_range.  With `mark`, the protected pages a span touches get
+ * idle 0. */
+static int diff_block(w15_thread_t *t, map_t *m, size_t off, size_t k, int mark)
+{
+    if (read_map(m, off, k))
+        return -2;
+    const uint8_t *a = scratch, *s = m->shadow + off;
+    size_t i = 0;
+    while (i < k) {
+        /* skip what is equal, in blocks first */
+        while (i + 256 <= k && memcmp(a + i, s + i, 256) == 0)
+            i += 256;
+        while (i + 8 <= k && load64(a + i) == load64(s + i))
+            i += 8;
+        while (i < k && a[i] == s[i])
+            i++;
+        if (i >= k)
+            break;
+        /* a span: up to GAP equal bytes in a row end it */
+        size_t start = i, end = i + 1, eq = 0;
+        i++;
+        while (i < k && eq < GAP) {
+            if (i + 8 <= k) {
+                if (load64(a + i) == load64(s + i)) {
+                    eq += 8;
+                } else {
+                    end = i + 8;
+                    eq = 0;
+                }
+                i += 8;
+            } else {
+                if (a[i] == s[i]) {
+                    eq++;
+                } else {
+                    end = i + 1;
+                    eq = 0;
+                }
+                i++;
+            }
+        }
+        while (end > start + 1 && a[end - 1] == s[end - 1])
+            end--;
+        if (emit(t, m, off + start, a + start, end - start))
+            return -1;
+        if (mark) {
+            size_t p0 = (size_t)((uintptr_t)m->ptr + off + start - m->plo) / page_size;
+            size_t p1 = (size_t)((uintptr_t)m->ptr + off + end - 1 - m->plo) / page_size;
+            for (size_t pg = p0; pg <= p1; pg++)
+                m->idle[pg] = 0;
+        }
+        memcpy(m->shadow + off + start, a + start, end - start);
+        i = end;
+    }
+    return 0;
+}
+
 /* Record the spans of [off, off + n) of the mapping that differ from the
  * shadow, and bring the shadow up to date.  0, -1, -2 as record_range.
- * With `mark`, the protected pages a span touches get idle 0. */
+ * With `mark`, the protected pages a span touches get idle 0.  Chunks of
+ * CHUNK bytes are first compared in place (a guarded memcmp, no copy):
+ * most of what a capture compares is unchanged (hot pages, the partial
+ * pages, compare mode), and only runs of chunks that differ are copied
+ * and diffed (a span never crosses an equal chunk: CHUNK > GAP). */
+#define CHUNK ((size_t)4096)
 static int record_diff_(w15_thread_t *t, map_t *m, size_t off, size_t n, int mark)
 {
     if (scratch_ready())
         return -1;
-    while (n) {
-        size_t k = n < SCRATCH ? n : SCRATCH;
-        if (read_map(m, off, k))
+    size_t end = off + n;
+    while (off < end) {
+        size_t c = end - off < CHUNK ? end - off : CHUNK;
+        int eq = w15_guard_equal(m->ptr + off, m->shadow + off, c);
+        if (eq < 0)
             return -2;
-        const uint8_t *a = scratch, *s = m->shadow + off;
-        size_t i = 0;
-        while (i < k) {
-            /* skip what is equal, in blocks first */
-            while (i + 256 <= k && memcmp(a + i, s + i, 256) == 0)
-                i += 256;
-            while (i + 8 <= k && load64(a + i) == load64(s + i))
-                i += 8;
-            while (i < k && a[i] == s[i])
-                i++;
-            if (i >= k)
-                break;
-            /* a span: up to GAP equal bytes in a row end it */
-            size_t start = i, end = i + 1, eq = 0;
-            i++;
-            while (i < k && eq < GAP) {
-                if (i + 8 <= k) {
-                    if (load64(a + i) == load64(s + i)) {
-                        eq += 8;
-                    } else {
-                        end = i + 8;
-                        eq = 0;
-                    }
-                    i += 8;
-                } else {
-                    if (a[i] == s[i]) {
-                        eq++;
-                    } else {
-                        end = i + 1;
-                        eq = 0;
-                    }
-                    i++;
-                }
-            }
-            while (end > start + 1 && a[end - 1] == s[end - 1])
-                end--;
-            if (emit(t, m, off + start, a + start, end - start))
-                return -1;
-            if (mark) {
-                size_t p0 = (size_t)((uintptr_t)m->ptr + off + start - m->plo) / page_size;
-                size_t p1 = (size_t)((uintptr_t)m->ptr + off + end - 1 - m->plo) / page_size;
-                for (size_t pg = p0; pg <= p1; pg++)
-                    m->idle[pg] = 0;
-            }
-            memcpy(m->shadow + off + start, a + start, end - start);
-            i = end;
+        if (eq) {
+            off += c;
+            continue;
         }
-        off += k;
-        n -= k;
+        /* a run of differing chunks, at most SCRATCH bytes */
+        size_t k = c, skip = 0;
+        while (off + k < end && k + CHUNK <= SCRATCH) {
+            size_t c2 = end - off - k < CHUNK ? end - off - k : CHUNK;
+            eq = w15_guard_equal(m->ptr + off + k, m->shadow + off + k, c2);
+            if (eq < 0)
+                return -2;
+            if (eq) {
+                skip = c2;
+                break;
+            }
+            k += c2;
+        }
+        int r = diff_block(t, m, off, k, mark);
+        if (r)
+            return r;
+        off += k + skip;
     }
     return 0;
 }
