@@ -103,6 +103,11 @@ typedef struct rp_surface {
     int guessed;        /* size not known yet: taken from the first viewport */
     void *config;       /* EGLConfig / GLXFBConfig it was created with */
     int dead;
+    int window;         /* recorded as a window (has a front buffer), not a pbuffer */
+    int colorspace;     /* EGL_GL_COLORSPACE of the recorded surface (0: none given) */
+    int tex_format, tex_target, mipmap; /* EGL_TEXTURE_FORMAT/_TARGET, EGL_MIPMAP_TEXTURE (eglBindTexImage) */
+    int largest;        /* EGL_LARGEST_PBUFFER: the driver's size, at most the one asked */
+    uint64_t born;      /* rp_state_t.calls when its X window was made (--window) */
 } rp_surface_t;
 
 typedef struct rp_ctx {
@@ -119,6 +124,7 @@ typedef struct rp_ctx {
     int flags;          /* EGL_CONTEXT_OPENGL_*: debug, forward compatible, robust */
     int es;             /* an OpenGL ES context */
     int glx;            /* a GLX context (--window), else EGL */
+    int glx_rec;        /* recorded as a GLX context (--window would make it one) */
     int failed;         /* creation failed (warned once) */
     uint32_t create_fn; /* the function that created it (warnings) */
     void *config;

@@ -59,6 +59,7 @@
 typedef struct rp_config {
     int red, green, blue, alpha, depth, stencil, samples;
     int srgb;
+    int single;         /* single-buffered (wip15ContextConfig double_buffer false) */
     int from_glx;
     EGLConfig egl[3];   /* per RP_API_* chosen lazily (index 0 unused) */
     GLXFBConfig glx;
@@ -82,7 +83,15 @@ typedef struct wsi {
     EGLint (*GetError)(void);
     EGLBoolean (*ReleaseThread)(void);
     const char *(*QueryString)(EGLDisplay, EGLint);
+    EGLBoolean (*QuerySurface)(EGLDisplay, EGLSurface, EGLint, EGLint *);
+    EGLBoolean (*BindTexImage)(EGLDisplay, EGLSurface, EGLint);
+    EGLBoolean (*ReleaseTexImage)(EGLDisplay, EGLSurface, EGLint);
+    EGLImage (*CreateImage)(EGLDisplay, EGLContext, EGLenum, EGLClientBuffer, const EGLAttrib *);
+    EGLImageKHR (*CreateImageKHR)(EGLDisplay, EGLContext, EGLenum, EGLClientBuffer, const EGLint *);
+    EGLBoolean (*DestroyImage)(EGLDisplay, EGLImage);
+    EGLBoolean (*DestroyImageKHR)(EGLDisplay, EGLImageKHR);
     int colorspace;     /* EGL_KHR_gl_colorspace */
+    int front_noted;    /* the note that a headless replay has no front buffer was printed */
     EGLDisplay dpy;
     int initialized;
     /* --window */
@@ -95,6 +104,7 @@ typedef struct wsi {
     Bool (*glXMakeContextCurrent)(Display *, GLXDrawable, GLXDrawable, GLXContext);
     void (*glXSwapBuffers)(Display *, GLXDrawable);
     void (*glXDestroyContext)(Display *, GLXContext);
+    void (*glXCopySubBufferMESA)(Display *, GLXDrawable, int, int, int, int);
     /* GL for our own use */
     void (*GetIntegerv)(GLenum, GLint *);
     void (*Viewport)(GLint, GLint, GLsizei, GLsizei);
@@ -109,6 +119,8 @@ typedef struct wsi {
 } wsi_t;
 
 #define W(st) ((wsi_t *)(st)->wsi)
+
+static int surface_bound(rp_state_t *st, const rp_surface_t *s);
 
 static void *grow(void *arr, uint32_t n, size_t es)
 {
@@ -168,6 +180,14 @@ int rp_wsi_init(rp_state_t *st)
     LOADE(GetError);
     LOADE(ReleaseThread);
     LOADE(QueryString);
+    LOADE(QuerySurface);
+    LOADE(BindTexImage);
+    LOADE(ReleaseTexImage);
+    /* EGLImages (EGL 1.5, EGL_KHR_image_base): NULL when absent */
+    *(void **)&w->CreateImage = (void *)w->GetProcAddress("eglCreateImage");
+    *(void **)&w->CreateImageKHR = (void *)w->GetProcAddress("eglCreateImageKHR");
+    *(void **)&w->DestroyImage = (void *)w->GetProcAddress("eglDestroyImage");
+    *(void **)&w->DestroyImageKHR = (void *)w->GetProcAddress("eglDestroyImageKHR");
     w->GetPlatformDisplayEXT =
         (PFNEGLGETPLATFORMDISPLAYEXTPROC)w->GetProcAddress("eglGetPlatformDisplayEXT");
     if (st->o->window) {
@@ -182,9 +202,12 @@ int rp_wsi_init(rp_state_t *st)
         *(void **)&w->glXMakeContextCurrent = dlsym(w->libgl, "glXMakeContextCurrent");
         *(void **)&w->glXSwapBuffers = dlsym(w->libgl, "glXSwapBuffers");
         *(void **)&w->glXDestroyContext = dlsym(w->libgl, "glXDestroyContext");
-        if (w->glXGetProcAddressARB)
+        if (w->glXGetProcAddressARB) {
             *(void **)&w->glXCreateContextAttribsARB =
                 (void *)w->glXGetProcAddressARB((const GLubyte *)"glXCreateContextAttribsARB");
+            *(void **)&w->glXCopySubBufferMESA =
+                (void *)w->glXGetProcAddressARB((const GLubyte *)"glXCopySubBufferMESA");
+        }
         if (!w->glXGetProcAddressARB || !w->glXChooseFBConfig || !w->glXGetVisualFromFBConfig ||
             !w->glXMakeContextCurrent || !w->glXSwapBuffers || !w->glXDestroyContext ||
             !w->glXCreateContextAttribsARB) {
@@ -361,6 +384,20 @@ static uint64_t rec_arg(const rp_call_t *c, uint32_t i)
     }
 }
 
+/* Element k of recorded array argument i (an attribute list), 0 past its
+ * end: the recorded value, whatever the C type (EGLint or EGLAttrib). */
+static int64_t rec_elem(const rp_call_t *c, uint32_t i, uint32_t k)
+{
+    const w15_value_t *v = &c->wc->args[i];
+    if (i >= c->nargs || !v->type.is_array || k >= v->count)
+        return 0;
+    switch (v->type.base) {
+    case W15_INT: return v->v.i[k];
+    case W15_UINT: case W15_PTR: return (int64_t)v->v.u[k];
+    default: return 0;
+    }
+}
+
 static void *obj_at(void **arr, uint32_t n, uint64_t id)
 {
     if (id < ID_BASE || id - ID_BASE >= n)
@@ -513,11 +550,18 @@ static GLXFBConfig glx_config(rp_state_t *st, rp_config_t *c)
     if (c->glx)
         return c->glx;
     int attrs[] = {GLX_RENDER_TYPE, GLX_RGBA_BIT, GLX_DRAWABLE_TYPE, GLX_WINDOW_BIT,
-                   GLX_DOUBLEBUFFER, True, GLX_RED_SIZE, 1, GLX_GREEN_SIZE, 1, GLX_BLUE_SIZE, 1,
+                   GLX_DOUBLEBUFFER, c->single ? False : True, GLX_RED_SIZE, 1, GLX_GREEN_SIZE, 1, GLX_BLUE_SIZE, 1,
                    GLX_ALPHA_SIZE, c->alpha, GLX_DEPTH_SIZE, c->depth, GLX_STENCIL_SIZE, c->stencil,
                    None};
     int n = 0;
     GLXFBConfig *l = w->glXChooseFBConfig(w->xdpy, DefaultScreen(w->xdpy), attrs, &n);
+    if ((!l || n <= 0) && c->single) {
+        /* no single-buffered configuration: a double-buffered one */
+        if (l)
+            XFree(l);
+        attrs[5] = True;
+        l = w->glXChooseFBConfig(w->xdpy, DefaultScreen(w->xdpy), attrs, &n);
+    }
     if (l && n > 0)
         c->glx = l[0];
     if (l)
@@ -656,6 +700,17 @@ static int realize_surface(rp_exec_t *x, rp_surface_t *s, rp_ctx_t *ctx, uint32_
     wsi_t *w = W(st);
     rp_config_t *cfg = ctx->config;
     if (ctx->glx) {
+        if (s->xwin && s->config == cfg && (s->real_w != s->width || s->real_h != s->height) &&
+            s->born == st->calls) {
+            /* nothing drawn since the window was made at a guessed size
+             * (its recorded size comes right after the MakeCurrent): made
+             * again at its size, as the program's was.  Resizing it would
+             * not be the same: Mesa's software GLX then drops the back
+             * buffer's contents at the first front-buffer drawing. */
+            if (surface_bound(st, s))
+                w->glXMakeContextCurrent(w->xdpy, None, None, NULL);
+            drop_surface(st, s);
+        }
         if (s->xwin && s->config == cfg) {
             if (s->real_w != s->width || s->real_h != s->height) {
                 XResizeWindow(w->xdpy, s->xwin, (unsigned)s->width, (unsigned)s->height);
@@ -681,27 +736,71 @@ static int realize_surface(rp_exec_t *x, rp_surface_t *s, rp_ctx_t *ctx, uint32_
         XSync(w->xdpy, False);
         s->config = cfg;
         s->real_w = s->width, s->real_h = s->height;
+        s->born = st->calls;
         return 0;
     }
     if (s->egl && s->config == cfg && s->real_w == s->width && s->real_h == s->height)
         return 0;
     drop_surface(st, s);
+    /* the recorded surface's attributes that the replay's pbuffer can
+     * have too: its colour space (a window's EGL_GL_COLORSPACE included),
+     * and a texture format for eglBindTexImage */
     EGLConfig ec = egl_config(st, cfg, ctx->es ? RP_API_GLES : RP_API_GL, ctx->major ? ctx->major : 2);
-    EGLint a[] = {EGL_WIDTH, s->width, EGL_HEIGHT, s->height, EGL_NONE, EGL_NONE, EGL_NONE};
-    if (cfg->srgb && w->colorspace)
-        a[4] = 0x309D /* EGL_GL_COLORSPACE_KHR */, a[5] = 0x3089 /* EGL_GL_COLORSPACE_SRGB_KHR */;
+    /* the context's config it must be (Mesa makes current only a surface
+     * of the context's own config); one without alpha binds as
+     * EGL_TEXTURE_RGB what the program bound as RGBA (the same texels:
+     * alpha 1 either way) */
+    EGLint tf = s->tex_format, can_rgb = 0, can_rgba = 0;
+    if (tf && ec) {
+        w->GetConfigAttrib(w->dpy, ec, EGL_BIND_TO_TEXTURE_RGB, &can_rgb);
+        w->GetConfigAttrib(w->dpy, ec, EGL_BIND_TO_TEXTURE_RGBA, &can_rgba);
+        if (tf == EGL_TEXTURE_RGBA && !can_rgba)
+            tf = can_rgb ? EGL_TEXTURE_RGB : 0;
+        else if (tf == EGL_TEXTURE_RGB && !can_rgb)
+            tf = can_rgba ? EGL_TEXTURE_RGBA : 0;
+        if (!tf)
+            rp_warn(x, fn, "the replay's config cannot bind a pbuffer as a texture");
+    }
+    int bind = tf != 0;
+    EGLint a[16], k = 0;
+    a[k++] = EGL_WIDTH, a[k++] = s->width, a[k++] = EGL_HEIGHT, a[k++] = s->height;
+    if (s->largest)
+        a[k++] = EGL_LARGEST_PBUFFER, a[k++] = EGL_TRUE;
+    int plain = k;
+    EGLint cs = s->colorspace ? s->colorspace : cfg->srgb ? 0x3089 /* EGL_GL_COLORSPACE_SRGB_KHR */ : 0;
+    if (cs && w->colorspace)
+        a[k++] = 0x309D /* EGL_GL_COLORSPACE_KHR */, a[k++] = cs;
+    if (bind) {
+        a[k++] = EGL_TEXTURE_FORMAT, a[k++] = tf;
+        a[k++] = EGL_TEXTURE_TARGET, a[k++] = s->tex_target ? s->tex_target : EGL_TEXTURE_2D;
+        a[k++] = EGL_MIPMAP_TEXTURE, a[k++] = s->mipmap;
+    }
+    a[k] = EGL_NONE;
     s->egl = ec ? w->CreatePbufferSurface(w->dpy, ec, a) : NULL;
-    if (!s->egl && a[4] != EGL_NONE) {
-        a[4] = EGL_NONE;
+    if (!s->egl && k > plain) {
+        rp_warn(x, fn, "a %dx%d pbuffer with the recorded surface's colour space or texture format could not be "
+                       "made (EGL error 0x%x): made without", s->width, s->height, w->GetError());
+        a[plain] = EGL_NONE;
         s->egl = w->CreatePbufferSurface(w->dpy, ec, a);
     }
     if (!s->egl)
         return rp_cannot(x, fn, "cannot create a %dx%d pbuffer (EGL error 0x%x)", s->width, s->height,
                          w->GetError());
     s->config = cfg;
+    if (s->largest) {
+        /* what the driver gave, as it gave the program (its
+         * wip15DrawableSize says the same on the same driver) */
+        s->largest = 0;
+        EGLint rw = s->width, rh = s->height;
+        w->QuerySurface(w->dpy, s->egl, EGL_WIDTH, &rw);
+        w->QuerySurface(w->dpy, s->egl, EGL_HEIGHT, &rh);
+        s->width = rw, s->height = rh;
+    }
     s->real_w = s->width, s->real_h = s->height;
     return 0;
 }
+
+static void window_note(rp_exec_t *x, const rp_call_t *c, const char *why);
 
 static int make_current(rp_exec_t *x, rp_ctx_t *ctx, rp_surface_t *draw, rp_surface_t *read, uint32_t fn)
 {
@@ -739,6 +838,16 @@ static int make_current(rp_exec_t *x, rp_ctx_t *ctx, rp_surface_t *draw, rp_surf
     }
     if (!ok)
         return rp_cannot(x, fn, "MakeCurrent failed");
+    if (draw && !draw->xwin && draw->window && ctx->draw && ctx->draw != draw && ctx->draw->window &&
+        st->cur_call && st->cur_call->func) {
+        /* one context moving between windows: what each window's buffers
+         * hold across the moves is the window system's (Mesa's software
+         * GLX does not keep a window's back buffer), each pbuffer keeps its
+         * own */
+        rp_call_t cc = {.wc = st->cur_call, .fn = fn, .frame = st->frame};
+        window_note(x, &cc, "makes one context current on several windows; what a window's buffers hold when "
+                            "the context comes back to it is up to the window system");
+    }
     x->ctx = ctx;
     ctx->bound = 1;
     if (!ctx->ever_bound) {
@@ -835,25 +944,156 @@ int rp_h_egl_create_context(rp_exec_t *x, const rp_call_t *c)
 }
 
 /* eglCreateWindowSurface / eglCreatePlatformWindowSurface* /
- * eglCreatePixmapSurface / eglCreatePbufferSurface: a pbuffer each. */
+ * eglCreatePixmapSurface / eglCreatePbufferSurface: a pbuffer each, with
+ * the recorded attributes a pbuffer can have (size, EGL_GL_COLORSPACE,
+ * EGL_TEXTURE_FORMAT/_TARGET, EGL_MIPMAP_TEXTURE). */
 int rp_h_egl_create_surface(rp_exec_t *x, const rp_call_t *c)
 {
     rp_state_t *st = x->st;
-    int width = 0, height = 0;
-    if (c->nargs == 3 && c->wc->args[2].type.is_array) { /* eglCreatePbufferSurface */
-        const EGLint *a = c->a[2].vp;
-        for (uint32_t i = 0; a && i + 1 < c->wc->args[2].count && a[i] != EGL_NONE; i += 2) {
-            if (a[i] == EGL_WIDTH)
-                width = a[i + 1];
-            if (a[i] == EGL_HEIGHT)
-                height = a[i + 1];
+    uint32_t ai = c->nargs - 1; /* the attribute list is the last parameter */
+    int pbuffer = c->nargs == 3; /* (dpy, config, attrib_list); the others name a native drawable */
+    int width = 0, height = 0, cs = 0, tf = 0, tt = 0, mm = 0, largest = 0;
+    for (uint32_t i = 0; i + 1 < c->wc->args[ai].count && rec_elem(c, ai, i) != EGL_NONE; i += 2) {
+        int v = (int)rec_elem(c, ai, i + 1);
+        switch (rec_elem(c, ai, i)) {
+        case EGL_WIDTH: width = pbuffer ? v : 0; break;
+        case EGL_HEIGHT: height = pbuffer ? v : 0; break;
+        case 0x309D /* EGL_GL_COLORSPACE */: cs = v; break;
+        case EGL_TEXTURE_FORMAT: tf = v; break;
+        case EGL_TEXTURE_TARGET: tt = v; break;
+        case EGL_MIPMAP_TEXTURE: mm = v; break;
+        case EGL_LARGEST_PBUFFER: largest = v != 0; break;
+        default: break;
         }
     }
     uint64_t id;
     rp_surface_t *s = new_surface(st, width, height, &id);
     if (!s)
         return -1;
+    s->window = !pbuffer;
+    s->colorspace = cs;
+    s->largest = pbuffer && largest;
+    if (pbuffer && tf != EGL_NO_TEXTURE)
+        s->tex_format = tf, s->tex_target = tt, s->mipmap = mm;
     return map_ws(st, W15_GROUP_EGL_SURFACES, rec_result(c), id);
+}
+
+/* eglBindTexImage(dpy, surface, buffer), eglReleaseTexImage(...): on the
+ * replay's pbuffer (made now if the trace binds it before drawing to it),
+ * created with the recorded EGL_TEXTURE_FORMAT and _TARGET. */
+int rp_h_egl_bind_tex_image(rp_exec_t *x, const rp_call_t *c)
+{
+    wsi_t *w = W(x->st);
+    rp_surface_t *s = surf_of(x->st, c->a[1].u);
+    int release = c->fn == W15F_eglReleaseTexImage;
+    if (!s || !x->ctx || x->ctx->glx || !w->dpy)
+        return rp_cannot(x, c->fn, "no replayed EGL pbuffer or context for it");
+    if (!s->egl && (release || realize_surface(x, s, x->ctx, c->fn)))
+        return 0;
+    EGLint buf = (EGLint)rec_arg(c, 2);
+    if (!(release ? w->ReleaseTexImage : w->BindTexImage)(w->dpy, s->egl, buf) && c->wc->result &&
+        c->wc->result->count && c->wc->result->v.b[0])
+        rp_warn(x, c->fn, "failed in the replay (EGL error 0x%x), not when recorded", w->GetError());
+    return 0;
+}
+
+/* ---- EGLImages --------------------------------------------------------- */
+
+/* The namespace of an EGLImage's client buffer for target t: a GL object
+ * of the context given (EGL_KHR_gl_texture_2D/3D/cubemap_image,
+ * EGL_KHR_gl_renderbuffer_image), else 0 (dma-bufs, native pixmaps, ...:
+ * memory outside GL that the trace does not hold). */
+static unsigned image_source_ns(int64_t t)
+{
+    if (t == 0x30B1 /* EGL_GL_TEXTURE_2D */ || t == 0x30B2 /* EGL_GL_TEXTURE_3D */ ||
+        (t >= 0x30B3 && t <= 0x30B8) /* EGL_GL_TEXTURE_CUBE_MAP_{POSITIVE,NEGATIVE}_{X,Y,Z} */)
+        return W15_GROUP_GL_TEXTURES;
+    if (t == 0x30B9 /* EGL_GL_RENDERBUFFER */)
+        return W15_GROUP_GL_RENDERBUFFERS;
+    return 0;
+}
+
+/* eglCreateImage(dpy, ctx, target, buffer, const EGLAttrib *attrib_list),
+ * eglCreateImageKHR(dpy, ctx, target, buffer, const EGLint *attrib_list):
+ * the client buffer (a texture or renderbuffer name of ctx's share group)
+ * through the replay's names, the attribute list as recorded; the image
+ * the replay gets is what the recorded handle maps to from now on
+ * (glEGLImageTarget*, eglDestroyImage*). */
+int rp_h_egl_create_image(rp_exec_t *x, const rp_call_t *c)
+{
+    rp_state_t *st = x->st;
+    wsi_t *w = W(st);
+    uint64_t rec = rec_result(c);
+    int64_t target = (int64_t)rec_arg(c, 2);
+    unsigned ns = image_source_ns(target);
+    rp_ctx_t *ctx = ctx_of(st, c->a[1].u);
+    if (!ns)
+        return rp_cannot(x, c->fn, "EGLImages of target 0x%llx (not a GL texture or renderbuffer: dma-buf, "
+                                   "native pixmap, ...) are not replayed: their memory is not in the trace",
+                         (unsigned long long)target);
+    if (!ctx || !ctx->handle || ctx->glx || !w->dpy)
+        return rp_cannot(x, c->fn, "the image's context 0x%llx was not replayed on EGL",
+                         (unsigned long long)rec_arg(c, 1));
+    int attrib = c->fn == W15F_eglCreateImage; /* EGLAttrib list, else EGLint */
+    if (!(attrib ? (void *)w->CreateImage : (void *)w->CreateImageKHR))
+        return rp_cannot(x, c->fn, "the replaying EGL lacks this function");
+    EGLClientBuffer buf =
+        (EGLClientBuffer)(uintptr_t)rp_names_get(&ctx->share->ns[ns], rec_arg(c, 3));
+    uint32_t n = c->wc->args[4].type.is_array ? c->wc->args[4].count : 0;
+    EGLAttrib *la = rp_arena_alloc(&x->arena, (n + 1) * sizeof *la);
+    EGLint *li = rp_arena_alloc(&x->arena, (n + 1) * sizeof *li);
+    if (!la || !li) {
+        rp_fatal(st, "out of memory");
+        return -1;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        la[i] = (EGLAttrib)rec_elem(c, 4, i), li[i] = (EGLint)la[i];
+    la[n] = EGL_NONE, li[n] = EGL_NONE;
+    EGLImage img = attrib ? w->CreateImage(w->dpy, ctx->handle, (EGLenum)target, buf, n ? la : NULL)
+                          : w->CreateImageKHR(w->dpy, ctx->handle, (EGLenum)target, buf, n ? li : NULL);
+    if (!img && rec)
+        rp_warn(x, c->fn, "failed in the replay (EGL error 0x%x), not when recorded", w->GetError());
+    if (!rec)
+        return 0;
+    if (rp_names_put(&st->ws[W15_GROUP_EGL_OES_IMAGES], rec, (uint64_t)(uintptr_t)img)) {
+        rp_fatal(st, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+/* eglDestroyImage(dpy, image), eglDestroyImageKHR(dpy, image) */
+int rp_h_egl_destroy_image(rp_exec_t *x, const rp_call_t *c)
+{
+    rp_state_t *st = x->st;
+    wsi_t *w = W(st);
+    uint64_t rec = rec_arg(c, 1);
+    rp_names_t *m = &st->ws[W15_GROUP_EGL_OES_IMAGES];
+    if (!rp_names_has(m, rec))
+        return 0; /* not replayed (warned at its creation) */
+    EGLImage img = (EGLImage)(uintptr_t)c->a[1].u;
+    if (img) {
+        if (w->DestroyImage)
+            w->DestroyImage(w->dpy, img);
+        else if (w->DestroyImageKHR)
+            w->DestroyImageKHR(w->dpy, img);
+    }
+    rp_names_del(m, rec);
+    return 0;
+}
+
+/* glEGLImageTargetTexture2DOES, glEGLImageTargetRenderbufferStorageOES,
+ * glEGLImageTarget(Tex|Texture)StorageEXT: parameter 1 is the image,
+ * already the replay's (decode maps the EGLImage namespace); an image the
+ * replay did not make (a dma-buf, ...) is not passed on as a recorded
+ * address. */
+int rp_h_egl_image_target(rp_exec_t *x, const rp_call_t *c)
+{
+    uint64_t rec = rec_arg(c, 1);
+    if (rec && !rp_names_has(&x->st->ws[W15_GROUP_EGL_OES_IMAGES], rec))
+        return rp_cannot(x, c->fn, "its EGLImage 0x%llx was not replayed", (unsigned long long)rec);
+    rp_call_t cc = *c;
+    return rp_call_real(x, &cc);
 }
 
 /* eglMakeCurrent(dpy, draw, read, ctx) */
@@ -872,6 +1112,12 @@ int rp_h_egl_make_current(rp_exec_t *x, const rp_call_t *c)
 static int swap(rp_exec_t *x, const rp_call_t *c, rp_surface_t *s)
 {
     wsi_t *w = W(x->st);
+    if (s && s->xwin && !x->ctx) {
+        /* GLX swaps a window with no context current (the last one made
+         * current on it decides how) */
+        w->glXSwapBuffers(w->xdpy, s->xwin);
+        return 0;
+    }
     if (!s || !x->ctx)
         return rp_cannot(x, c->fn, "no current surface to swap");
     if (rp_frame_end(x, s))
@@ -1005,6 +1251,7 @@ int rp_h_glx_create_context(rp_exec_t *x, const rp_call_t *c)
     if (!ctx)
         return -1;
     ctx->traced = rec_result(c);
+    ctx->glx_rec = 1;
     for (uint32_t i = 0; attrs && i + 1 < nattrs && attrs[i] != 0; i += 2) {
         switch (attrs[i]) {
         case GLX_CONTEXT_MAJOR_VERSION_ARB: ctx->major = attrs[i + 1]; break;
@@ -1038,6 +1285,8 @@ static rp_surface_t *drawable(rp_exec_t *x, uint64_t rec)
         return s;
     uint64_t id;
     s = new_surface(st, 0, 0, &id);
+    if (s)
+        s->window = 1; /* an X window (or pixmap) the trace made current without glXCreate* */
     if (s && map_ws(st, W15_GROUP_GLX_DRAWABLES, rec, id))
         return NULL;
     return s;
@@ -1096,7 +1345,104 @@ int rp_h_glx_create_drawable(rp_exec_t *x, const rp_call_t *c)
     rp_surface_t *s = new_surface(st, width, height, &id);
     if (!s)
         return -1;
+    s->window = c->nargs == 4; /* glXCreateWindow */
     return map_ws(st, W15_GROUP_GLX_DRAWABLES, rec_result(c), id);
+}
+
+/* ---- front buffers ------------------------------------------------------ */
+
+/* Call c depends on how a window behaves, which the replay's pbuffer
+ * does not reproduce (`why`): said once, even with -q, since what the
+ * program read there (and --check compares) may differ.  A GLX trace
+ * replays in X windows with --window. */
+static void window_note(rp_exec_t *x, const rp_call_t *c, const char *why)
+{
+    wsi_t *w = W(x->st);
+    if (w->front_noted)
+        return;
+    w->front_noted = 1;
+    int glx = x->ctx ? x->ctx->glx_rec && !x->ctx->es : 1;
+    rp_error_note(x->st, "note: call %llu (frame %llu): %s %s: %s", (unsigned long long)c->wc->index,
+                  (unsigned long long)c->frame, c->wc->func->name, why,
+                  glx ? "replay with --window for a faithful replay (X windows)"
+                      : "EGL traces replay on pbuffers, so what it read or showed there is not reproduced");
+}
+
+static void front_note(rp_exec_t *x, const rp_call_t *c, const char *what)
+{
+    char why[128];
+    snprintf(why, sizeof why, "%s a window's front buffer, which the replay's pbuffer does not have", what);
+    window_note(x, c, why);
+}
+
+static int names_front(int64_t v)
+{
+    return v == 0x0404 /* GL_FRONT */ || v == 0x0400 /* GL_FRONT_LEFT */ || v == 0x0401 /* GL_FRONT_RIGHT */ ||
+           v == 0x0408 /* GL_FRONT_AND_BACK */ || v == 0x0406 /* GL_LEFT */ || v == 0x0407 /* GL_RIGHT */;
+}
+
+/* Calls choosing colour buffers (glReadBuffer, glDrawBuffer(s) and their
+ * named and EXT forms): replayed as they are; when the replay draws a
+ * window into a pbuffer (headless, or an EGL trace), a front buffer of the
+ * default framebuffer is noted (front_note). */
+static int color_buffer(rp_exec_t *x, const rp_call_t *c, int read)
+{
+    rp_ctx_t *ctx = x->ctx;
+    rp_surface_t *s = ctx ? (read ? ctx->read : ctx->draw) : NULL;
+    if (!W(x->st)->front_noted && s && s->window && !s->xwin) {
+        const w15_func_sig_t *fs = &w15_funcs[c->fn];
+        int front = 0, fbo = -1; /* -1: no framebuffer parameter */
+        for (uint32_t i = 0; i < c->nargs && i < fs->nparams; i++) {
+            const w15_param_sig_t *ps = &w15_params[fs->first_param + i];
+            if (ps->group != W15_NO_GROUP && ps->group < w15_ngroups &&
+                w15_groups[ps->group].type == W15_GROUP_GL_FRAMEBUFFERS) {
+                fbo = rec_arg(c, i) != 0;
+                continue;
+            }
+            uint32_t n = c->wc->args[i].type.is_array ? c->wc->args[i].count : 1;
+            for (uint32_t k = 0; k < n && !front; k++)
+                front = names_front(c->wc->args[i].type.is_array ? rec_elem(c, i, k) : (int64_t)rec_arg(c, i));
+        }
+        if (front && fbo < 0) {
+            /* the bound framebuffer: GL_READ_FRAMEBUFFER_BINDING, or
+             * GL_(DRAW_)FRAMEBUFFER_BINDING (also in OpenGL ES 2.0) */
+            rp_ctx_version(x, ctx);
+            int es2 = ctx->gl_es && ctx->gl_major < 3;
+            fbo = rp_gl_get_integer(x, read && !es2 ? 0x8CAA : 0x8CA6) != 0;
+        }
+        if (front && !fbo)
+            front_note(x, c, read ? "reads" : "draws into");
+    }
+    rp_call_t cc = *c;
+    return rp_call_real(x, &cc);
+}
+
+int rp_h_read_buffer(rp_exec_t *x, const rp_call_t *c)
+{
+    return color_buffer(x, c, 1);
+}
+
+int rp_h_draw_buffer(rp_exec_t *x, const rp_call_t *c)
+{
+    return color_buffer(x, c, 0);
+}
+
+/* glXCopySubBufferMESA(dpy, drawable, x, y, width, height): a copy from
+ * the back to the front buffer of an X window (--window). */
+int rp_h_glx_copy_sub_buffer(rp_exec_t *x, const rp_call_t *c)
+{
+    wsi_t *w = W(x->st);
+    rp_surface_t *s = drawable(x, rec_arg(c, 1));
+    if (!s)
+        return x->st->stop ? -1 : 0;
+    if (!s->xwin) {
+        front_note(x, c, "copies into");
+        return 0;
+    }
+    if (!w->glXCopySubBufferMESA)
+        return rp_cannot(x, c->fn, "the replaying GLX lacks GLX_MESA_copy_sub_buffer");
+    w->glXCopySubBufferMESA(w->xdpy, s->xwin, (int)c->a[2].i, (int)c->a[3].i, (int)c->a[4].i, (int)c->a[5].i);
+    return 0;
 }
 
 /* ---- sizes: wip15DrawableSize, or the glViewport guess ---------------- */
@@ -1217,6 +1563,7 @@ int rp_wsi_context_config(rp_exec_t *x, const rp_call_t *c)
     cfg->depth = (int)pseudo_arg(c, 11);
     cfg->stencil = (int)pseudo_arg(c, 12);
     cfg->samples = (int)pseudo_arg(c, 13);
+    cfg->single = pseudo_arg(c, 14) == 0;
     cfg->srgb = pseudo_arg(c, 15) != 0;
     cfg->from_glx = 0; /* exact sizes: no preference for the deepest depth buffer */
     ctx->config = cfg;
