@@ -7,7 +7,10 @@ Traces a list of piglit tests (tests/piglit/run_piglit.py --mode traced,
 each run under `wip15 trace --frame-digests`), then replays every trace it
 wrote with `wip15 replay -q --check` (headless) and reads the summary line
 `checked N readbacks, M frames, E error values: K mismatches`.  A trace
-passes when the replay exits 0 with K = 0.  A test listed in the exceptions
+whose headless replay says it used a window's front buffer ("replay with
+--window", docs/REPLAY.md) is replayed again with --window (X windows on
+$DISPLAY), and that replay is its result.  A trace passes when the replay
+exits 0 with K = 0.  A test listed in the exceptions
 file (piglit_exceptions.txt beside this script: a regular expression on the
 test's name, a tab, why) may fail; one that then passes is reported as such
 (so the list can shrink) but is no failure.
@@ -19,6 +22,10 @@ Options:
   --every N           only every N-th test of the list (after --only):
                       a sample that fits a CTest budget
   --exceptions FILE   the exceptions (default piglit_exceptions.txt here)
+  --expect-window REGEX  the tests (names) matching REGEX must be the ones
+                      whose headless replay asks for --window (a test:
+                      the replayer's detection); others failing that are
+                      failures
   --traces DIR        use the traces already in DIR (a run of this script
                       with --keep DIR, or run_piglit.py --keep-traces with
                       --frame-digests): no piglit run
@@ -61,13 +68,22 @@ def load_exceptions(path):
     return out
 
 
-def replay_one(wip15, path, timeout):
+WINDOW_HINT = 'replay with --window'
+
+
+def replay_one(wip15, path, timeout, window=False):
     t0 = time.monotonic()
     try:
-        r = subprocess.run([wip15, 'replay', '-q', '--check', path], stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, text=True, timeout=timeout)
+        r = subprocess.run([wip15, 'replay', '-q', '--check'] + (['--window'] if window else []) + [path],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
-        return {'trace': path, 'status': 'timeout', 'seconds': timeout, 'checked': None, 'stderr': ''}
+        return {'trace': path, 'status': 'timeout', 'seconds': timeout, 'checked': None, 'stderr': '',
+                'window': window}
+    if not window and WINDOW_HINT in r.stderr and os.environ.get('DISPLAY'):
+        # the trace uses a window's front buffer, which the headless
+        # replay's pbuffers lack (the replayer says so): its result is the
+        # replay in X windows
+        return replay_one(wip15, path, timeout, window=True)
     m = CHECK_RE.search(r.stdout)
     checked = [int(x) for x in m.groups()] if m else None
     if r.returncode < 0:
@@ -81,7 +97,7 @@ def replay_one(wip15, path, timeout):
     else:
         status = 'ok'
     return {'trace': path, 'status': status, 'seconds': time.monotonic() - t0, 'checked': checked,
-            'stderr': r.stderr[-2000:] + r.stdout[-1000:] if status != 'ok' else ''}
+            'stderr': r.stderr[-2000:] + r.stdout[-1000:] if status != 'ok' else '', 'window': window}
 
 
 def main():
@@ -91,6 +107,7 @@ def main():
     ap.add_argument('--only', action='append', default=[])
     ap.add_argument('--every', type=int, default=1)
     ap.add_argument('--exceptions', default=os.path.join(HERE, 'piglit_exceptions.txt'))
+    ap.add_argument('--expect-window')
     ap.add_argument('--traces')
     ap.add_argument('--keep')
     ap.add_argument('-j', '--jobs', type=int, default=2)
@@ -159,7 +176,14 @@ def main():
             if r['checked']:
                 tot = [x + y for x, y in zip(tot, r['checked'])]
             if a.verbose:
-                print('%-8s %5.2f s %s %s' % (r['status'], r['seconds'], r['checked'], name))
+                print('%-8s %5.2f s %s %s%s' % (r['status'], r['seconds'], r['checked'], name,
+                                               ' (--window)' if r['window'] else ''))
+            if a.expect_window is not None and bool(re.search(a.expect_window, name)) != r['window']:
+                r['stderr'] = ('its headless replay %s --window, --expect-window says it should%s\n'
+                               % ('asked for' if r['window'] else 'did not ask for',
+                                  ' not' if r['window'] else '')) + r['stderr']
+                r['status'] = 'window detection'
+                why = None
             if r['status'] == 'ok':
                 if why:
                     fixed.append(name)
@@ -171,10 +195,10 @@ def main():
             print('note: %s is in the exceptions but replayed with no mismatch' % name)
         for name, r, _ in bad:
             print('FAIL: %s: %s\n  %s' % (name, r['status'], r['stderr'].strip().replace('\n', '\n  ')))
-        print('replayed %d traces in %.1f s: %d ok, %d expected failures, %d failures; checked %d readbacks, '
-              '%d frames, %d error values: %d mismatches'
-              % (len(res), time.monotonic() - t1, len(res) - len(expected) - len(bad), len(expected),
-                 len(bad), tot[0], tot[1], tot[2], tot[3]))
+        print('replayed %d traces in %.1f s (%d in X windows): %d ok, %d expected failures, %d failures; '
+              'checked %d readbacks, %d frames, %d error values: %d mismatches'
+              % (len(res), time.monotonic() - t1, sum(1 for r in res if r['window']),
+                 len(res) - len(expected) - len(bad), len(expected), len(bad), tot[0], tot[1], tot[2], tot[3]))
         return 1 if bad else 0
     finally:
         shutil.rmtree(work, ignore_errors=True)
