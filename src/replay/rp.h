@@ -107,6 +107,7 @@ typedef struct rp_surface {
     int colorspace;     /* EGL_GL_COLORSPACE of the recorded surface (0: none given) */
     int tex_format, tex_target, mipmap; /* EGL_TEXTURE_FORMAT/_TARGET, EGL_MIPMAP_TEXTURE (eglBindTexImage) */
     int largest;        /* EGL_LARGEST_PBUFFER: the driver's size, at most the one asked */
+    int render_buffer;  /* EGL_RENDER_BUFFER of a recorded EGL window (0: none given) */
     uint64_t born;      /* rp_state_t.calls when its X window was made (--window) */
 } rp_surface_t;
 

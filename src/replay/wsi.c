@@ -11,8 +11,12 @@
  *
  * Headless (default): every trace, GLX ones included, replays on EGL's
  * surfaceless platform (Mesa): desktop GL through EGL_OPENGL_API, GLES
- * through EGL_OPENGL_ES_API, each drawable a pbuffer.  --window: GLX traces
- * on $DISPLAY with GLX windows (EGL traces stay headless).
+ * through EGL_OPENGL_ES_API, each drawable a pbuffer (with the recorded
+ * surface's colour space and texture format).  --window: windows are X
+ * windows on $DISPLAY, GLX ones through GLX, EGL ones through EGL on the X
+ * display (which also holds the EGL pbuffers and contexts then); headless,
+ * a call that depends on a window's front buffer is noted once
+ * (window_note).
  * Contexts are created at their first MakeCurrent, so that the
  * wip15ContextConfig that follows each creation in the trace (API, version,
  * profile, flags, the exact framebuffer configuration) is known by then;
@@ -76,6 +80,7 @@ typedef struct wsi {
     EGLContext (*CreateContext)(EGLDisplay, EGLConfig, EGLContext, const EGLint *);
     EGLBoolean (*DestroyContext)(EGLDisplay, EGLContext);
     EGLSurface (*CreatePbufferSurface)(EGLDisplay, EGLConfig, const EGLint *);
+    EGLSurface (*CreateWindowSurface)(EGLDisplay, EGLConfig, EGLNativeWindowType, const EGLint *);
     EGLBoolean (*DestroySurface)(EGLDisplay, EGLSurface);
     EGLBoolean (*MakeCurrent)(EGLDisplay, EGLSurface, EGLSurface, EGLContext);
     EGLBoolean (*SwapBuffers)(EGLDisplay, EGLSurface);
@@ -91,6 +96,7 @@ typedef struct wsi {
     EGLBoolean (*DestroyImage)(EGLDisplay, EGLImage);
     EGLBoolean (*DestroyImageKHR)(EGLDisplay, EGLImageKHR);
     int colorspace;     /* EGL_KHR_gl_colorspace */
+    int egl_x11;        /* --window: dpy is EGL on the X display (EGL windows are X windows) */
     int front_noted;    /* the note that a headless replay has no front buffer was printed */
     EGLDisplay dpy;
     int initialized;
@@ -173,6 +179,7 @@ int rp_wsi_init(rp_state_t *st)
     LOADE(CreateContext);
     LOADE(DestroyContext);
     LOADE(CreatePbufferSurface);
+    LOADE(CreateWindowSurface);
     LOADE(DestroySurface);
     LOADE(MakeCurrent);
     LOADE(SwapBuffers);
@@ -220,9 +227,19 @@ int rp_wsi_init(rp_state_t *st)
             return -1;
         }
     }
-    if (w->GetPlatformDisplayEXT)
+    if (w->xdpy && w->GetPlatformDisplayEXT) {
+        /* --window: EGL on the same X display, so that EGL window surfaces
+         * are X windows too (pbuffers and surfaceless contexts work there
+         * as well) */
+        w->dpy = w->GetPlatformDisplayEXT(EGL_PLATFORM_X11_KHR, w->xdpy, NULL);
+        if (w->dpy && w->Initialize(w->dpy, NULL, NULL))
+            w->egl_x11 = 1;
+        else
+            w->dpy = NULL;
+    }
+    if (!w->egl_x11 && w->GetPlatformDisplayEXT)
         w->dpy = w->GetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
-    if (!w->dpy || !w->Initialize(w->dpy, NULL, NULL)) {
+    if (!w->dpy || (!w->egl_x11 && !w->Initialize(w->dpy, NULL, NULL))) {
         if (!st->o->window) {
             rp_fatal(st, "cannot open a headless EGL display (EGL_MESA_platform_surfaceless)");
             return -1;
@@ -512,7 +529,7 @@ static EGLConfig egl_config(rp_state_t *st, rp_config_t *c, int api, int es_majo
     EGLint rt = api == RP_API_GL ? EGL_OPENGL_BIT : es_major >= 3 ? EGL_OPENGL_ES3_BIT : EGL_OPENGL_ES2_BIT;
     if (api == RP_API_GLES && es_major == 1)
         rt = EGL_OPENGL_ES_BIT;
-    EGLint attrs[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, rt,
+    EGLint attrs[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT | (w->egl_x11 ? EGL_WINDOW_BIT : 0), EGL_RENDERABLE_TYPE, rt,
                       EGL_RED_SIZE, 1, EGL_GREEN_SIZE, 1, EGL_BLUE_SIZE, 1, EGL_NONE};
     EGLConfig cfgs[256];
     EGLint n = 0;
@@ -552,7 +569,7 @@ static GLXFBConfig glx_config(rp_state_t *st, rp_config_t *c)
     int attrs[] = {GLX_RENDER_TYPE, GLX_RGBA_BIT, GLX_DRAWABLE_TYPE, GLX_WINDOW_BIT,
                    GLX_DOUBLEBUFFER, c->single ? False : True, GLX_RED_SIZE, 1, GLX_GREEN_SIZE, 1, GLX_BLUE_SIZE, 1,
                    GLX_ALPHA_SIZE, c->alpha, GLX_DEPTH_SIZE, c->depth, GLX_STENCIL_SIZE, c->stencil,
-                   None};
+                   GLX_SAMPLE_BUFFERS, c->samples > 0, GLX_SAMPLES, c->samples, None};
     int n = 0;
     GLXFBConfig *l = w->glXChooseFBConfig(w->xdpy, DefaultScreen(w->xdpy), attrs, &n);
     if ((!l || n <= 0) && c->single) {
@@ -598,6 +615,17 @@ static rp_ctx_t *new_ctx(rp_state_t *st, rp_ctx_t *share, uint64_t *id)
 #define CTX_FLAGS_ARB 0x2094      /* GLX_CONTEXT_FLAGS_ARB */
 #define CTX_FLAGS_KHR 0x30FC      /* EGL_CONTEXT_FLAGS_KHR */
 
+/* X errors while the replay creates a GLX context (attributes the server
+ * refuses: BadValue, BadMatch) are that creation's failure, not the end of
+ * the process (Xlib's default handler exits). */
+static int x_error_seen;
+static int x_error_quiet(Display *d, XErrorEvent *e)
+{
+    (void)d, (void)e;
+    x_error_seen = 1;
+    return 0;
+}
+
 /* Create the real context c (attributes, configuration and the context it
  * shares with already in c), at its first MakeCurrent.  0, or 1 (warned;
  * c->failed). */
@@ -614,7 +642,7 @@ static int realize_ctx(rp_exec_t *x, rp_ctx_t *c, uint32_t fn)
         share = NULL; /* created alone: objects will not be shared */
     rp_config_t *cfg = c->config;
     c->failed = 1;
-    if (w->xdpy && !c->es) {
+    if (w->xdpy && !c->es && (c->glx_rec || !w->egl_x11)) {
         c->glx = 1;
         GLXFBConfig fb = glx_config(st, cfg);
         for (int with_flags = c->flags != 0; with_flags >= 0 && !c->handle && fb; with_flags--) {
@@ -628,7 +656,16 @@ static int realize_ctx(rp_exec_t *x, rp_ctx_t *c, uint32_t fn)
             if (with_flags)
                 a[k++] = CTX_FLAGS_ARB, a[k++] = c->flags;
             a[k] = None;
+            XSync(w->xdpy, False);
+            x_error_seen = 0;
+            int (*old)(Display *, XErrorEvent *) = XSetErrorHandler(x_error_quiet);
             c->handle = w->glXCreateContextAttribsARB(w->xdpy, fb, share ? share->handle : NULL, True, a);
+            XSync(w->xdpy, False);
+            XSetErrorHandler(old);
+            if (x_error_seen && c->handle) {
+                w->glXDestroyContext(w->xdpy, c->handle);
+                c->handle = NULL;
+            }
         }
         if (!c->handle)
             return rp_cannot(x, fn, "cannot create a GLX context (version %d.%d, profile %d)",
@@ -693,6 +730,95 @@ static void drop_surface(rp_state_t *st, rp_surface_t *s)
     s->config = NULL;
 }
 
+/* An X window for s of visual vi (freed here), of s's size, mapped. */
+static void make_xwin(rp_state_t *st, rp_surface_t *s, XVisualInfo *vi)
+{
+    wsi_t *w = W(st);
+    Window root = RootWindow(w->xdpy, vi->screen);
+    XSetWindowAttributes swa;
+    memset(&swa, 0, sizeof swa);
+    swa.colormap = XCreateColormap(w->xdpy, root, vi->visual, AllocNone);
+    s->xwin = XCreateWindow(w->xdpy, root, 0, 0, (unsigned)s->width, (unsigned)s->height, 0, vi->depth,
+                            InputOutput, vi->visual, CWColormap, &swa);
+    XFree(vi);
+    XStoreName(w->xdpy, s->xwin, "wip15 replay");
+    XMapWindow(w->xdpy, s->xwin);
+    XSync(w->xdpy, False);
+    s->real_w = s->width, s->real_h = s->height;
+    s->born = st->calls;
+}
+
+/* The X window of s, current or not, takes s's size: made again when
+ * nothing was drawn since it was made (at a guessed size: the recorded
+ * size comes right after the MakeCurrent), as the program's was made at
+ * its size; resizing it would not be the same: Mesa's software GLX then
+ * drops the back buffer's contents at the first front-buffer drawing.
+ * Returns 1 when it is still there. */
+static int xwin_size(rp_state_t *st, rp_surface_t *s)
+{
+    wsi_t *w = W(st);
+    if (s->real_w == s->width && s->real_h == s->height)
+        return 1;
+    if (s->born == st->calls) {
+        if (surface_bound(st, s)) {
+            if (s->egl)
+                w->MakeCurrent(w->dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+            else
+                w->glXMakeContextCurrent(w->xdpy, None, None, NULL);
+        }
+        drop_surface(st, s);
+        return 0;
+    }
+    XResizeWindow(w->xdpy, s->xwin, (unsigned)s->width, (unsigned)s->height);
+    XSync(w->xdpy, False);
+    s->real_w = s->width, s->real_h = s->height;
+    return 1;
+}
+
+/* --window, an EGL window surface: an X window of the EGL config's visual
+ * with an EGL window surface of the recorded EGL_GL_COLORSPACE and
+ * EGL_RENDER_BUFFER. */
+static int realize_egl_window(rp_exec_t *x, rp_surface_t *s, rp_ctx_t *ctx, uint32_t fn)
+{
+    rp_state_t *st = x->st;
+    wsi_t *w = W(st);
+    rp_config_t *cfg = ctx->config;
+    if (s->egl && s->xwin && s->config == cfg && xwin_size(st, s))
+        return 0;
+    drop_surface(st, s);
+    EGLConfig ec = egl_config(st, cfg, ctx->es ? RP_API_GLES : RP_API_GL, ctx->major ? ctx->major : 2);
+    EGLint vid = 0, nv = 0;
+    if (ec)
+        w->GetConfigAttrib(w->dpy, ec, EGL_NATIVE_VISUAL_ID, &vid);
+    XVisualInfo tmpl;
+    memset(&tmpl, 0, sizeof tmpl);
+    tmpl.visualid = (VisualID)vid;
+    XVisualInfo *vi = vid ? XGetVisualInfo(w->xdpy, VisualIDMask, &tmpl, &nv) : NULL;
+    if (!vi)
+        return rp_cannot(x, fn, "no X visual for the EGL configuration");
+    make_xwin(st, s, vi);
+    EGLint a[8], k = 0;
+    EGLint cs = s->colorspace ? s->colorspace : cfg->srgb ? 0x3089 /* EGL_GL_COLORSPACE_SRGB_KHR */ : 0;
+    if (cs && w->colorspace)
+        a[k++] = 0x309D /* EGL_GL_COLORSPACE_KHR */, a[k++] = cs;
+    if (s->render_buffer)
+        a[k++] = EGL_RENDER_BUFFER, a[k++] = s->render_buffer;
+    a[k] = EGL_NONE;
+    s->egl = w->CreateWindowSurface(w->dpy, ec, (EGLNativeWindowType)s->xwin, a);
+    if (!s->egl && k) {
+        rp_warn(x, fn, "an EGL window with the recorded colour space or render buffer could not be made (EGL "
+                       "error 0x%x): made without", w->GetError());
+        a[0] = EGL_NONE;
+        s->egl = w->CreateWindowSurface(w->dpy, ec, (EGLNativeWindowType)s->xwin, a);
+    }
+    if (!s->egl) {
+        drop_surface(st, s);
+        return rp_cannot(x, fn, "cannot create an EGL window surface (EGL error 0x%x)", w->GetError());
+    }
+    s->config = cfg;
+    return 0;
+}
+
 /* The real drawable of s for context ctx. */
 static int realize_surface(rp_exec_t *x, rp_surface_t *s, rp_ctx_t *ctx, uint32_t fn)
 {
@@ -700,45 +826,19 @@ static int realize_surface(rp_exec_t *x, rp_surface_t *s, rp_ctx_t *ctx, uint32_
     wsi_t *w = W(st);
     rp_config_t *cfg = ctx->config;
     if (ctx->glx) {
-        if (s->xwin && s->config == cfg && (s->real_w != s->width || s->real_h != s->height) &&
-            s->born == st->calls) {
-            /* nothing drawn since the window was made at a guessed size
-             * (its recorded size comes right after the MakeCurrent): made
-             * again at its size, as the program's was.  Resizing it would
-             * not be the same: Mesa's software GLX then drops the back
-             * buffer's contents at the first front-buffer drawing. */
-            if (surface_bound(st, s))
-                w->glXMakeContextCurrent(w->xdpy, None, None, NULL);
-            drop_surface(st, s);
-        }
-        if (s->xwin && s->config == cfg) {
-            if (s->real_w != s->width || s->real_h != s->height) {
-                XResizeWindow(w->xdpy, s->xwin, (unsigned)s->width, (unsigned)s->height);
-                XSync(w->xdpy, False);
-                s->real_w = s->width, s->real_h = s->height;
-            }
+        if (s->xwin && s->config == cfg && xwin_size(st, s))
             return 0;
-        }
         drop_surface(st, s);
         GLXFBConfig fb = glx_config(st, cfg);
         XVisualInfo *vi = fb ? w->glXGetVisualFromFBConfig(w->xdpy, fb) : NULL;
         if (!vi)
             return rp_cannot(x, fn, "no X visual for the GLX configuration");
-        Window root = RootWindow(w->xdpy, vi->screen);
-        XSetWindowAttributes swa;
-        memset(&swa, 0, sizeof swa);
-        swa.colormap = XCreateColormap(w->xdpy, root, vi->visual, AllocNone);
-        s->xwin = XCreateWindow(w->xdpy, root, 0, 0, (unsigned)s->width, (unsigned)s->height, 0,
-                                vi->depth, InputOutput, vi->visual, CWColormap, &swa);
-        XFree(vi);
-        XStoreName(w->xdpy, s->xwin, "wip15 replay");
-        XMapWindow(w->xdpy, s->xwin);
-        XSync(w->xdpy, False);
+        make_xwin(st, s, vi);
         s->config = cfg;
-        s->real_w = s->width, s->real_h = s->height;
-        s->born = st->calls;
         return 0;
     }
+    if (s->window && w->egl_x11)
+        return realize_egl_window(x, s, ctx, fn);
     if (s->egl && s->config == cfg && s->real_w == s->width && s->real_h == s->height)
         return 0;
     drop_surface(st, s);
@@ -952,7 +1052,7 @@ int rp_h_egl_create_surface(rp_exec_t *x, const rp_call_t *c)
     rp_state_t *st = x->st;
     uint32_t ai = c->nargs - 1; /* the attribute list is the last parameter */
     int pbuffer = c->nargs == 3; /* (dpy, config, attrib_list); the others name a native drawable */
-    int width = 0, height = 0, cs = 0, tf = 0, tt = 0, mm = 0, largest = 0;
+    int width = 0, height = 0, cs = 0, tf = 0, tt = 0, mm = 0, largest = 0, rb = 0;
     for (uint32_t i = 0; i + 1 < c->wc->args[ai].count && rec_elem(c, ai, i) != EGL_NONE; i += 2) {
         int v = (int)rec_elem(c, ai, i + 1);
         switch (rec_elem(c, ai, i)) {
@@ -963,6 +1063,7 @@ int rp_h_egl_create_surface(rp_exec_t *x, const rp_call_t *c)
         case EGL_TEXTURE_TARGET: tt = v; break;
         case EGL_MIPMAP_TEXTURE: mm = v; break;
         case EGL_LARGEST_PBUFFER: largest = v != 0; break;
+        case EGL_RENDER_BUFFER: rb = v; break;
         default: break;
         }
     }
@@ -973,6 +1074,7 @@ int rp_h_egl_create_surface(rp_exec_t *x, const rp_call_t *c)
     s->window = !pbuffer;
     s->colorspace = cs;
     s->largest = pbuffer && largest;
+    s->render_buffer = pbuffer ? 0 : rb;
     if (pbuffer && tf != EGL_NO_TEXTURE)
         s->tex_format = tf, s->tex_target = tt, s->mipmap = mm;
     return map_ws(st, W15_GROUP_EGL_SURFACES, rec_result(c), id);
@@ -1112,7 +1214,7 @@ int rp_h_egl_make_current(rp_exec_t *x, const rp_call_t *c)
 static int swap(rp_exec_t *x, const rp_call_t *c, rp_surface_t *s)
 {
     wsi_t *w = W(x->st);
-    if (s && s->xwin && !x->ctx) {
+    if (s && s->xwin && !s->egl && !x->ctx) {
         /* GLX swaps a window with no context current (the last one made
          * current on it decides how) */
         w->glXSwapBuffers(w->xdpy, s->xwin);
@@ -1122,8 +1224,10 @@ static int swap(rp_exec_t *x, const rp_call_t *c, rp_surface_t *s)
         return rp_cannot(x, c->fn, "no current surface to swap");
     if (rp_frame_end(x, s))
         return -1;
-    if (s->xwin) {
+    if (s->xwin && !s->egl) {
         w->glXSwapBuffers(w->xdpy, s->xwin);
+    } else if (s->xwin) {
+        w->SwapBuffers(w->dpy, s->egl); /* an EGL window (--window) */
     } else if (s->egl) {
         w->SwapBuffers(w->dpy, s->egl);
         /* every drawable is a pbuffer here, and eglSwapBuffers on a
@@ -1361,11 +1465,10 @@ static void window_note(rp_exec_t *x, const rp_call_t *c, const char *why)
     if (w->front_noted)
         return;
     w->front_noted = 1;
-    int glx = x->ctx ? x->ctx->glx_rec && !x->ctx->es : 1;
     rp_error_note(x->st, "note: call %llu (frame %llu): %s %s: %s", (unsigned long long)c->wc->index,
                   (unsigned long long)c->frame, c->wc->func->name, why,
-                  glx ? "replay with --window for a faithful replay (X windows)"
-                      : "EGL traces replay on pbuffers, so what it read or showed there is not reproduced");
+                  !x->st->o->window ? "replay with --window for a faithful replay (X windows)"
+                                    : "the replay could not make it an X window (no EGL on the X display?)");
 }
 
 static void front_note(rp_exec_t *x, const rp_call_t *c, const char *what)
