@@ -372,6 +372,9 @@ void rp_mem_end(rp_state_t *st);
 /* Pseudo-calls wip15ClientMemory, wip15ClientArray, wip15BufferWrite. */
 int rp_mem_client_memory(rp_exec_t *x, const rp_call_t *c);
 int rp_mem_client_array(rp_exec_t *x, const rp_call_t *c);
+/* wip15ClientArray as traces before 2026-11-24 recorded it (a pointer,
+ * not memory and offset): also replayed. */
+int rp_mem_client_array_old(const w15_func_t *f);
 int rp_mem_buffer_write(rp_exec_t *x, const rp_call_t *c);
 /* The replay's copy of recorded client address p (inside a
  * wip15ClientMemory range of this thread's coming call), or NULL. */
@@ -380,9 +383,6 @@ void *rp_mem_translate(rp_exec_t *x, uint64_t p);
 void rp_mem_after_call(rp_exec_t *x, uint32_t fn);
 /* Call fn set a client array's pointer (parameter param) into client
  * memory the trace does not hold: harmless when every draw that reads it
-/* wip15ClientArray as traces before 2026-11-24 recorded it (a pointer,
- * not memory and offset): also replayed. */
-int rp_mem_client_array_old(const w15_func_t *f);
  * comes with wip15ClientArray; the next draw of this thread without one
  * warns. */
 void rp_mem_client_pointer(rp_exec_t *x, uint32_t fn, uint32_t param);
