@@ -27,6 +27,11 @@ Directives (glapi/annotations.txt, section "replay"):
         offset into the buffer bound at BINDING (a GL_*_BINDING enum) when
         one is bound, and client memory otherwise (until the trace records
         client memory: issue 8).
+  replay-scratch FUNCGLOB PARAM COUNT
+        PARAM is an output whose extent depends on GL state the trace does
+        not hold (a uniform's type, a pixel map's size): the replay calls
+        the function with zeroed scratch memory of COUNT elements, the most
+        GL can write there, so its errors and state changes replay.
   replay-use-program FUNCGLOB PARAM
         the call makes PARAM the program in use (for `current`).
   replay-custom FUNCGLOB HANDLER
@@ -42,7 +47,7 @@ every parameter must exist, created/deleted parameters must be object names.
 
 import re
 
-ROLES = ['NONE', 'CREATE', 'DELETE', 'LOCATION', 'USE_PROGRAM', 'OFFSET']
+ROLES = ['NONE', 'CREATE', 'DELETE', 'LOCATION', 'USE_PROGRAM', 'OFFSET', 'SCRATCH']
 LOCATION_KINDS = ['uniform', 'attrib', 'uniform-block', 'subroutine', 'subroutine-uniform']
 RESULT = 0xff
 NO_ARG = 0xff
@@ -50,8 +55,8 @@ CURRENT = 0xfe
 
 
 class Role:
-    def __init__(self, param, role, kind=0, arg=NO_ARG):
-        self.param, self.role, self.kind, self.arg = param, role, kind, arg
+    def __init__(self, param, role, kind=0, arg=NO_ARG, count=0):
+        self.param, self.role, self.kind, self.arg, self.count = param, role, kind, arg, count
 
     def __repr__(self):
         return '<%s p=%s kind=%s arg=%s>' % (self.role, self.param, self.kind, self.arg)
@@ -140,6 +145,15 @@ def build(b, funcs, lines):
                     raise ln.error('%s %s is not a pointer' % (name, w[2]))
                 funcs[name].replay_roles.append(
                     Role(idx, 'OFFSET', m.replay_bindings.index(v)))
+        elif d == 'replay-scratch' and len(w) == 4:
+            if not re.fullmatch(r'[1-9][0-9]{0,6}', w[3]):
+                raise ln.error('COUNT must be a number of elements from 1 to 9999999')
+            for name in b.match_funcs(ln, w[1]):
+                idx, pm = _param(ln, b, name, w[2], allow_result=False)
+                if not pm.p.stars or pm.cap != 'PTR':
+                    raise ln.error('%s %s is not a pointer recorded without contents (cap ... ptr)'
+                                   % (name, w[2]))
+                funcs[name].replay_roles.append(Role(idx, 'SCRATCH', count=int(w[3])))
         elif d == 'replay-use-program' and len(w) == 3:
             for name in b.match_funcs(ln, w[1]):
                 idx, pm = _param(ln, b, name, w[2], allow_result=False)

@@ -440,6 +440,14 @@ static inline void w15_put_extra_crash(w15_buf_t *b)
  *    data (readbacks) whose bytes are summarised: uint32 parameter index,
  *    uint64 size in bytes, uint64 XXH3-64 (seed 0) of those bytes.  The value
  *    is empty unless the bytes were kept too (--readback-data).
+ *  - W15_EXTRA_SPANS, "wip15.spans": which bytes of a digest's `size` GL
+ *    wrote when they are not all of them (an image packed under
+ *    GL_PACK_SKIP_* / ROW_LENGTH / IMAGE_HEIGHT / ALIGNMENT): uint32
+ *    parameter index, uint32 span (bytes of one row GL writes), uint32 rows
+ *    (per image), uint32 images, uint64 first (offset of the first row),
+ *    uint64 row_stride, uint64 image_stride.  The digest's hash covers the
+ *    rows in order, image by image: for i < images, r < rows, the span
+ *    bytes at first + i * image_stride + r * row_stride.
  *  - W15_EXTRA_GSEQ, "wip15.gseq": one uint64, the call's place in the
  *    process-wide order of synchronising calls (0, 1, 2, ... across threads).
  */
@@ -447,7 +455,9 @@ static inline void w15_put_extra_crash(w15_buf_t *b)
 #define W15_EXTRA_UNREADABLE "wip15.unreadable"
 #define W15_EXTRA_DIGEST "wip15.digest"
 #define W15_EXTRA_GSEQ "wip15.gseq"
+#define W15_EXTRA_SPANS "wip15.spans"
 #define W15_OFFSET_ENTRY_SIZE 16u
+#define W15_SPANS_ENTRY_SIZE 40u
 #define W15_DIGEST_ENTRY_SIZE 20u
 #define W15_GSEQ_SIZE 8u
 
@@ -463,6 +473,25 @@ typedef struct w15_digest_entry {
     uint64_t hash;   /* XXH3_64bits (seed 0) of them */
 } w15_digest_entry_t;
 
+typedef struct w15_spans_entry {
+    uint32_t param;        /* parameter index (its digest entry says size and hash) */
+    uint32_t span;         /* bytes GL writes per row */
+    uint32_t rows;         /* rows per image */
+    uint32_t images;       /* images */
+    uint64_t first;        /* offset of the first row from the pointer */
+    uint64_t row_stride;   /* bytes from a row to the next */
+    uint64_t image_stride; /* bytes from an image to the next */
+} w15_spans_entry_t;
+
+/* Bytes from the pointer to the end of the last span. */
+static inline uint64_t w15_spans_extent(const w15_spans_entry_t *s)
+{
+    if (!s->span || !s->rows || !s->images)
+        return 0;
+    return s->first + (uint64_t)(s->images - 1) * s->image_stride + (uint64_t)(s->rows - 1) * s->row_stride +
+           s->span;
+}
+
 /* Bytes each encoder below writes for n entries (not the extra count). */
 #define W15_EXTRA_OFFSET_SIZE(n) \
     (4u + sizeof W15_EXTRA_OFFSET - 1 + W15_DATA_HEADER + W15_OFFSET_ENTRY_SIZE * (size_t)(n))
@@ -470,6 +499,8 @@ typedef struct w15_digest_entry {
     (4u + sizeof W15_EXTRA_UNREADABLE - 1 + W15_DATA_HEADER + W15_PTR_ENTRY_SIZE * (size_t)(n))
 #define W15_EXTRA_DIGEST_SIZE(n) \
     (4u + sizeof W15_EXTRA_DIGEST - 1 + W15_DATA_HEADER + W15_DIGEST_ENTRY_SIZE * (size_t)(n))
+#define W15_EXTRA_SPANS_SIZE(n) \
+    (4u + sizeof W15_EXTRA_SPANS - 1 + W15_DATA_HEADER + W15_SPANS_ENTRY_SIZE * (size_t)(n))
 #define W15_EXTRA_GSEQ_SIZE (4u + sizeof W15_EXTRA_GSEQ - 1 + W15_DATA_HEADER + W15_GSEQ_SIZE)
 
 static inline void w15_put_extra_head_(w15_buf_t *b, const char *name, uint32_t len, uint32_t size)
@@ -514,6 +545,20 @@ static inline void w15_put_extra_digest(w15_buf_t *b, const w15_digest_entry_t *
         w15_put_u32(b, e[i].param);
         w15_put_u64_(b, e[i].size);
         w15_put_u64_(b, e[i].hash);
+    }
+}
+/* The extra wip15.spans with e[0..n), n > 0. */
+static inline void w15_put_extra_spans(w15_buf_t *b, const w15_spans_entry_t *e, uint32_t n)
+{
+    w15_put_extra_head_(b, W15_EXTRA_SPANS, (uint32_t)(sizeof W15_EXTRA_SPANS - 1), W15_SPANS_ENTRY_SIZE * n);
+    for (uint32_t i = 0; i < n; i++) {
+        w15_put_u32(b, e[i].param);
+        w15_put_u32(b, e[i].span);
+        w15_put_u32(b, e[i].rows);
+        w15_put_u32(b, e[i].images);
+        w15_put_u64_(b, e[i].first);
+        w15_put_u64_(b, e[i].row_stride);
+        w15_put_u64_(b, e[i].image_stride);
     }
 }
 /* The extra wip15.gseq. */
@@ -749,6 +794,8 @@ int w15_reader_unreadable(w15_reader_t *r, const w15_call_t *call, const w15_ptr
                           uint32_t *n, w15_error_t *err);
 int w15_reader_digests(w15_reader_t *r, const w15_call_t *call, const w15_digest_entry_t **entries,
                        uint32_t *n, w15_error_t *err);
+int w15_reader_spans(w15_reader_t *r, const w15_call_t *call, const w15_spans_entry_t **entries,
+                     uint32_t *n, w15_error_t *err);
 /* The call's wip15.gseq: 1 with *gseq set, 0 when it has none, -1 with
  * `err` set (an extra of another size than 8 bytes: BAD_LENGTH). */
 int w15_reader_gseq(w15_reader_t *r, const w15_call_t *call, uint64_t *gseq, w15_error_t *err);

@@ -166,6 +166,9 @@ enum w15_fn_flag {
     W15_FN_CONTEXT_DESTROY = 1u << 27,/* destroys a GLX/EGL context */
     W15_FN_VERTEX_STATE = 1u << 28,/* sets or brackets the client-array state the capture
                                       follows (gl*Pointer*, divisors, glBegin/glEnd) */
+    W15_FN_BUFFER_BIND = 1u << 29, /* binds a buffer to a target (glBindBuffer): maps.c
+                                      follows GL_EXTERNAL_VIRTUAL_MEMORY_BUFFER_AMD's
+                                      binding, which GL cannot be asked */
 };
 /* Level "draws" of the timing layer covers these. */
 #define W15_FN_DRAWS_MASK (W15_FN_FRAME_END | W15_FN_DRAW | W15_FN_UPLOAD | W15_FN_READBACK | \

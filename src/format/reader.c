@@ -191,8 +191,8 @@ struct w15_reader {
 
     w15_ptr_entry_t *ptrs; /* w15_reader_ptrs */
     uint32_t ptrcap;
-    void *xent[3];         /* w15_reader_offsets / _unreadable / _digests */
-    uint32_t xcap[3];      /* entries each holds */
+    void *xent[4];         /* w15_reader_offsets / _unreadable / _digests / _spans */
+    uint32_t xcap[4];      /* entries each holds */
 
     w15_next_t state;      /* sticky END/TRUNCATED/ERROR, else W15_NEXT_CALL */
     w15_error_t serr;
@@ -1260,7 +1260,7 @@ void w15_reader_close(w15_reader_t *r)
     free(r->wbuf);
     free(r->blobbuf);
     free(r->ptrs);
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 4; i++)
         free(r->xent[i]);
     free(r->name);
     free(r);
@@ -1486,6 +1486,25 @@ int w15_reader_gseq(w15_reader_t *r, const w15_call_t *call, uint64_t *gseq, w15
                           call->func->name, x->data.size);
             return -1;
         }
+static void dec_spans(const uint8_t *d, void *out)
+{
+    w15_spans_entry_t *e = out;
+    e->param = get_le32(d);
+    e->span = get_le32(d + 4);
+    e->rows = get_le32(d + 8);
+    e->images = get_le32(d + 12);
+    e->first = get_le64(d + 16);
+    e->row_stride = get_le64(d + 24);
+    e->image_stride = get_le64(d + 32);
+}
+
+int w15_reader_spans(w15_reader_t *r, const w15_call_t *call, const w15_spans_entry_t **entries,
+                     uint32_t *n, w15_error_t *err)
+{
+    return gather(r, call, W15_EXTRA_SPANS, W15_SPANS_ENTRY_SIZE, 3, sizeof **entries, dec_spans,
+                  (const void **)entries, n, err);
+}
+
         const uint8_t *d = w15_reader_blob(r, &x->data, err);
         if (!d)
             return -1;

@@ -3,9 +3,11 @@
  * Owns: the comparisons and their counts.  Three kinds:
  *  - readbacks: every `wip15.digest` entry of a call (an output GL filled
  *    with data: glReadPixels, glGetTexImage, glGetBufferSubData, ...: its
- *    size and XXH3-64) against XXH3-64 of the same number of bytes the
- *    replayed call wrote into its output (decode.c zeroes such outputs
- *    first and makes them at least that large);
+ *    size and XXH3-64) against XXH3-64 of the same bytes of the replayed
+ *    call's output (decode.c zeroes such outputs first and makes them at
+ *    least that large): the first `size` bytes, or with a wip15.spans
+ *    entry only the rows GL wrote (an image packed with GL_PACK_SKIP_*,
+ *    ROW_LENGTH, ...);
  *  - frames: each wip15FrameDigest pseudo-call (written by
  *    `wip15 trace --frame-digests` just before a swap) against XXH3-64 of
  *    the replay's back buffer read at the same point with the recorded
@@ -119,7 +121,23 @@ void rp_check_call(rp_exec_t *x, const rp_call_t *c)
                      w15_str(ps->name), (unsigned long long)d->size);
             continue;
         }
-        uint64_t h = XXH3_64bits(p, (size_t)d->size);
+        const w15_spans_entry_t *sp = NULL;
+        for (uint32_t j = 0; j < c->nspn; j++)
+            if (c->spn[j].param == d->param)
+                sp = &c->spn[j];
+        uint64_t h;
+        if (sp && w15_spans_extent(sp) <= d->size) {
+            /* only the rows GL wrote (an image under the pack state) */
+            XXH3_state_t hs;
+            XXH3_64bits_reset(&hs);
+            for (uint32_t i = 0; i < sp->images; i++)
+                for (uint32_t r = 0; r < sp->rows; r++)
+                    XXH3_64bits_update(&hs, (const uint8_t *)p + sp->first + i * sp->image_stride +
+                                                r * sp->row_stride, sp->span);
+            h = XXH3_64bits_digest(&hs);
+        } else {
+            h = XXH3_64bits(p, (size_t)d->size);
+        }
         if (h != d->hash)
             mismatch(x, c->wc, fname, "parameter %s: the %llu bytes read back differ (xxh3 %016llx when "
                                       "recorded, %016llx now)",

@@ -286,6 +286,25 @@ static int offset_ok(rp_exec_t *x, rp_call_t *c, uint32_t i, uint64_t value)
     return 0;
 }
 
+/* An output of state-dependent extent (replay-scratch): zeroed scratch
+ * memory of the most elements GL can write there.  1 done, 0 no such
+ * role, -1 out of memory. */
+static int scratch_out(rp_exec_t *x, rp_call_t *c, uint32_t i, uint8_t ctype)
+{
+    const rp_role_t *r = role_of(c->fn, i, RP_ROLE_SCRATCH);
+    if (!r)
+        return 0;
+    size_t n = (size_t)r->count * (csize[ctype] ? csize[ctype] : 8);
+    if (n < MIN_OUT)
+        n = MIN_OUT;
+    void *p = rp_arena_alloc(&x->arena, n);
+    if (!p)
+        return nomem(x);
+    memset(p, 0, n);
+    c->a[i].vp = p;
+    return 1;
+}
+
 /* Bytes of parameter i's recorded readback digest (--check), 0 when none. */
 static uint64_t dig_size(const rp_call_t *c, uint32_t i)
 {
@@ -396,7 +415,8 @@ int rp_decode(rp_exec_t *x, rp_call_t *c)
         w15_error_t err;
         if (w15_reader_ptrs(st->rd, wc, &pe, &npe, &err) || w15_reader_offsets(st->rd, wc, &oe, &noe, &err) ||
             w15_reader_unreadable(st->rd, wc, &ue, &nue, &err) ||
-            (st->o->check && w15_reader_digests(st->rd, wc, &c->dig, &c->ndig, &err))) {
+            (st->o->check && (w15_reader_digests(st->rd, wc, &c->dig, &c->ndig, &err) ||
+                              w15_reader_spans(st->rd, wc, &c->spn, &c->nspn, &err)))) {
             rp_fatal(st, "%s", err.msg);
             return -1;
         }
@@ -450,6 +470,11 @@ int rp_decode(rp_exec_t *x, rp_call_t *c)
                     a->u = p;
                     continue;
                 }
+                int sr = scratch_out(x, c, i, s->ctype);
+                if (sr < 0)
+                    return -1;
+                if (sr)
+                    continue;
                 /* an output the tracer could not size (unknown pname):
                  * zeroed scratch memory, except for pixel data */
                 if (s->cap == W15_CAP_ARRAY_OUT || s->cap == W15_CAP_STR_OUT ||
@@ -459,6 +484,26 @@ int rp_decode(rp_exec_t *x, rp_call_t *c)
                         return nomem(x);
                     memset(a->vp, 0, UNKNOWN_OUT);
                     continue;
+                }
+                if (s->cap == W15_CAP_DATA_IN || s->cap == W15_CAP_ARRAY_IN || s->cap == W15_CAP_STR_IN) {
+                    /* an input the tracer measured as empty or could not
+                     * size: GL reads nothing (an empty image) or refuses
+                     * the arguments (an unknown type or pname) before it
+                     * reads; read-only zeros let it do so, errors included */
+                    uint64_t want = s->cap == W15_CAP_DATA_IN ? data_len(x, s, ps, np, c->a, i)
+                                    : s->cap == W15_CAP_ARRAY_IN ? rule_len(s, ps, np, c->a, i)
+                                                                 : UINT64_MAX;
+                    if (want != UINT64_MAX && s->cap == W15_CAP_ARRAY_IN)
+                        want = want > RP_ZEROS ? UINT64_MAX : want * csize[s->ctype];
+                    a->vp = want == UINT64_MAX || want <= RP_ZEROS ? rp_zeros(st) : NULL;
+                    if (a->vp && want == UINT64_MAX)
+                        a->vp = (uint8_t *)a->vp + RP_ZEROS / 2; /* zeros on both sides (strides < 0) */
+                    if (a->vp && want) {
+                        rp_warn(x, c->fn, "the memory behind parameter %s is not in the trace; replayed "
+                                          "with zeros", pname(c->fn, i));
+                    }
+                    if (a->vp)
+                        continue;
                 }
                 return rp_cannot(x, c->fn, "the memory behind parameter %s is not in the trace",
                                  pname(c->fn, i));
@@ -507,6 +552,11 @@ int rp_decode(rp_exec_t *x, rp_call_t *c)
                     a->vp = z;
                     break;
                 }
+                int sr = scratch_out(x, c, i, s->ctype);
+                if (sr < 0)
+                    return -1;
+                if (sr)
+                    break;
                 /* memory of unknown extent (the tracer kept only the
                  * pointer): neither an input nor an output can be given */
                 return rp_cannot(x, c->fn, "parameter %s is a pointer whose data the trace does not hold",

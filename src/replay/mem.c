@@ -12,8 +12,10 @@
  * raise a GL error (only calls valid in the context's version), free memory
  * a client array of the driver may still point to before the thread ends.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "funcs.h"
 #include "rp.h"
@@ -86,7 +88,47 @@ int rp_mem_init(rp_state_t *st)
 
 void rp_mem_end(rp_state_t *st)
 {
-    (void)st;
+    for (uint32_t i = 0; i < st->npinned; i++)
+        free(st->pinned[i]);
+    free(st->pinned);
+    st->pinned = NULL;
+    st->npinned = st->pincap = 0;
+}
+
+/* ---- GL_AMD_pinned_memory -------------------------------------------- */
+
+#define GL_EXTERNAL_VIRTUAL_MEMORY_BUFFER_AMD 0x9160
+
+int rp_mem_pin(rp_exec_t *x, rp_call_t *c)
+{
+    if ((c->fn != W15F_glBufferData && c->fn != W15F_glBufferDataARB) ||
+        (uint32_t)c->a[0].u != GL_EXTERNAL_VIRTUAL_MEMORY_BUFFER_AMD || !c->a[2].vp || c->a[1].i <= 0)
+        return 0;
+    rp_state_t *st = x->st;
+    size_t n = (size_t)c->a[1].i, page = (size_t)sysconf(_SC_PAGESIZE);
+    void *p = NULL;
+    if (posix_memalign(&p, page, (n + page - 1) / page * page)) {
+        rp_fatal(st, "out of memory");
+        return -1;
+    }
+    memcpy(p, c->a[2].vp, n); /* decode.c padded the recorded bytes to n */
+    pthread_mutex_lock(&st->lock);
+    if (st->npinned == st->pincap) {
+        uint32_t cap = st->pincap ? st->pincap * 2 : 8;
+        void **np = realloc(st->pinned, cap * sizeof *np);
+        if (!np) {
+            pthread_mutex_unlock(&st->lock);
+            free(p);
+            rp_fatal(st, "out of memory");
+            return -1;
+        }
+        st->pinned = np;
+        st->pincap = cap;
+    }
+    st->pinned[st->npinned++] = p;
+    pthread_mutex_unlock(&st->lock);
+    c->a[2].vp = p;
+    return 0;
 }
 
 void rp_mem_exec_free(rp_exec_t *x)

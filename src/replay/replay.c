@@ -324,6 +324,8 @@ int rp_exec_call(rp_exec_t *x, const rp_job_t *j)
     c.r.u = 0;
     c.dig = NULL;
     c.ndig = 0;
+    c.spn = NULL;
+    c.nspn = 0;
     if (!j->ok) {
         rp_cannot(x, fn, "recorded with another signature");
         return st->stop ? -1 : 0;
@@ -359,7 +361,9 @@ int rp_exec_call(rp_exec_t *x, const rp_job_t *j)
         c.r.u = x->ctx->pending_error;
         x->ctx->pending_error = 0;
     } else {
-        rc = rp_call_real(x, &c);
+        rc = rp_mem_pin(x, &c);
+        if (rc == 0)
+            rc = rp_call_real(x, &c);
         if (rc == 0)
             rp_roles_after(x, &c);
     }
@@ -643,8 +647,8 @@ int rp_run(const rp_opts_t *o)
 out:
     rp_threads_end(st);
     rp_timing_end(st);
-    rp_mem_end(st);
     rp_wsi_end(st);
+    rp_mem_end(st); /* after the contexts: pinned buffers use its memory */
     if (st->rd)
         w15_reader_close(st->rd);
     for (unsigned g = 0; g < W15_GROUP_TYPE_COUNT_; g++) {

@@ -160,6 +160,9 @@ struct rp_call {
     /* --check: the call's wip15.digest entries (NULL when none or no --check) */
     const w15_digest_entry_t *dig;
     uint32_t ndig;
+    /* and their wip15.spans entries (digests of rows of a packed image) */
+    const w15_spans_entry_t *spn;
+    uint32_t nspn;
 };
 
 /* ---- a call to run (threads.c) ------------------------------------------ */
@@ -230,6 +233,8 @@ typedef struct rp_state {
     uint8_t *addr_done;
     uint8_t *warned;        /* per generated function: warned once */
     void *zeros;            /* rp_zeros() */
+    void **pinned;          /* mem.c: memory GL_AMD_pinned_memory buffers use (lock) */
+    uint32_t npinned, pincap;
     uint8_t *plan;          /* decode.c: per parameter (w15_params index) */
     uint8_t *plan_state;    /* per function: 0 not built, 1 general, 2 fast */
     int failed;             /* an error was reported (exit 1) */
@@ -379,6 +384,11 @@ int rp_mem_buffer_write(rp_exec_t *x, const rp_call_t *c);
 /* The replay's copy of recorded client address p (inside a
  * wip15ClientMemory range of this thread's coming call), or NULL. */
 void *rp_mem_translate(rp_exec_t *x, uint64_t p);
+/* Before the real call c: glBufferData*(GL_EXTERNAL_VIRTUAL_MEMORY_BUFFER_AMD,
+ * size, data) makes `data` the buffer's memory (GL_AMD_pinned_memory): the
+ * recorded bytes are given in page-aligned memory of the replay's own,
+ * kept until the replay ends.  0, or -1 (out of memory, reported). */
+int rp_mem_pin(rp_exec_t *x, rp_call_t *c);
 /* After each real call fn: the thread's client memory is used up. */
 void rp_mem_after_call(rp_exec_t *x, uint32_t fn);
 /* Call fn set a client array's pointer (parameter param) into client

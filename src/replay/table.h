@@ -41,6 +41,8 @@ enum rp_role_kind {
     RP_ROLE_USE_PROGRAM, /* makes param the program in use */
     RP_ROLE_OFFSET,      /* a pointer that is an offset when a buffer is bound
                             at rp_bindings[kind], client memory otherwise */
+    RP_ROLE_SCRATCH,     /* an output of state-dependent extent: zeroed
+                            scratch memory of `count` elements */
 };
 
 /* Kinds of program-relative numbers (replay-location KIND). */
@@ -62,6 +64,7 @@ typedef struct rp_role {
     uint8_t kind;  /* enum rp_loc_kind for RP_ROLE_LOCATION */
     uint8_t arg;   /* CREATE/DELETE: the range parameter (RP_NO_ARG: none);
                       LOCATION: the program parameter or RP_CURRENT */
+    uint32_t count; /* SCRATCH: elements of the output */
 } rp_role_t;
 
 typedef struct rp_func {

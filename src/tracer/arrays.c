@@ -460,11 +460,12 @@ enum { S_NONE, S_ARRAYS, S_ELEMENTS, S_MULTI_ARRAYS, S_MULTI_ELEMENTS, S_INDIREC
 typedef struct ddesc {
     uint8_t shape;
     int8_t first, count, type, indices, inst, bv, bi, drawcount, stride, maxcount, indirect;
+    uint8_t modes; /* an array of modes (glMultiModeDraw*IBM), not a mode first */
 } ddesc_t;
 
 static ddesc_t describe(uint32_t id)
 {
-    ddesc_t d = { S_NONE, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1 };
+    ddesc_t d = { S_NONE, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0 };
     switch (id) {
     case W15F_glDrawArrays: case W15F_glDrawArraysEXT:
         d.shape = S_ARRAYS, d.first = 1, d.count = 2;
@@ -511,6 +512,12 @@ static ddesc_t describe(uint32_t id)
         break;
     case W15F_glMultiDrawElements: case W15F_glMultiDrawElementsEXT:
         d.shape = S_MULTI_ELEMENTS, d.count = 1, d.type = 2, d.indices = 3, d.drawcount = 4;
+        break;
+    case W15F_glMultiModeDrawElementsIBM:
+        d.shape = S_MULTI_ELEMENTS, d.count = 1, d.type = 2, d.indices = 3, d.drawcount = 4, d.modes = 1;
+        break;
+    case W15F_glMultiModeDrawArraysIBM:
+        d.shape = S_MULTI_ARRAYS, d.first = 1, d.count = 2, d.drawcount = 3, d.modes = 1;
         break;
     case W15F_glMultiDrawElementsBaseVertex: case W15F_glMultiDrawElementsBaseVertexEXT:
         d.shape = S_MULTI_ELEMENTS, d.count = 1, d.type = 2, d.indices = 3, d.drawcount = 4, d.bv = 5;
@@ -945,7 +952,7 @@ static void draw_pre(w15_thread_t *t, uint32_t id, const w15_slot_t *args, int r
     ddesc_t ds = describe(id);
     if (ds.shape == S_NONE || !rec)
         return;
-    if (ds.shape != S_ARRAY_ELEMENT && args[0].u > GL_PATCHES_)
+    if (ds.shape != S_ARRAY_ELEMENT && !ds.modes && args[0].u > GL_PATCHES_)
         return; /* GL_INVALID_ENUM (every draw's mode is first): nothing is read */
     /* the index arrays of a multi-draw and client-memory indirect commands
      * are recorded even without client vertex arrays */

@@ -50,7 +50,7 @@ void w15_capture_post(w15_thread_t *t, uint32_t id, uint32_t flags, const w15_sl
                       const w15_slot_t *ret, int rec)
 {
     int e = errno;
-    if (flags & (W15_FN_MAP | W15_FN_UNMAP | W15_FN_CONTEXT_DESTROY))
+    if (flags & (W15_FN_MAP | W15_FN_UNMAP | W15_FN_CONTEXT_DESTROY | W15_FN_BUFFER_BIND))
         w15_maps_post(t, id, flags, args, ret, rec);
     if (flags & (W15_FN_VERTEX_STATE | W15_FN_CONTEXT_DESTROY))
         w15_arrays_post(t, id, flags, args, ret, rec);

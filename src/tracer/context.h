@@ -30,7 +30,8 @@ typedef struct w15_ctx {
                             * legacy array pointer, the GL_ARRAY_BUFFER offset rule)
                             * set a client-memory pointer (no buffer bound) */
     void *arrays;          /* arrays.c */
-    void *maps;            /* maps.c */
+    void *maps;            /* maps.c: the buffer bound at GL_EXTERNAL_VIRTUAL_MEMORY_BUFFER_AMD
+                            * (a name, not a pointer; GL cannot be asked) */
     void *surfaces;        /* surfaces.c */
     struct w15_ctx *next;
 } w15_ctx_t;

@@ -15,7 +15,14 @@
  *   barriers), every FLUSH_MAPPED call on it and its unmap, the bytes that
  *   changed since the last capture (all of them once, at the first capture,
  *   when the map invalidated its range);
- * - read-only maps: nothing.
+ * - read-only maps: nothing;
+ * - GL_AMD_pinned_memory: glBufferData(GL_EXTERNAL_VIRTUAL_MEMORY_BUFFER_AMD,
+ *   size, data) makes the program's own memory at `data` the buffer, which
+ *   the program then writes directly: that range is followed like a
+ *   persistent coherent mapping of the whole buffer (the glBufferData call
+ *   itself holds the bytes it started with).  No glGet returns that
+ *   target's binding, so glBindBuffer* (flag BUFFER_BIND) keeps it in the
+ *   context's record (w15_ctx_t.maps: the buffer name).
  *
  * How persistent maps are watched.  A copy of the mapping (the shadow)
  * holds its bytes as last recorded.  The pages that lie wholly inside the
@@ -96,6 +103,7 @@ enum {
 };
 
 /* ------------------------------------------------------------------ */
+    GL_EXTERNAL_VIRTUAL_MEMORY_BUFFER_AMD_ = 0x9160,
 /* Buffer targets and their bindings                                  */
 
 /* A target, the pname of its binding, and when a context has it: desktop
@@ -212,6 +220,7 @@ typedef struct map {
     /* protect mode, per protected page (under maps_lock): hot pages are
      * left writable (and dirty) from one capture to the next */
     uint8_t *hot;            /* 1: left writable */
+    int pinned;              /* GL_AMD_pinned_memory: the program's own memory */
     uint8_t *idle;           /* captures since the page last changed */
     uint32_t *stamp;         /* the capture that last protected it again (0: none) */
     uint32_t ncap;           /* captures of this mapping */
@@ -1168,8 +1177,9 @@ static void on_implicit_end(w15_thread_t *t, uint32_t id, const w15_slot_t *args
         break;
     }
     /* glBufferData, glBufferStorage and their DSA forms replace the data
-     * store of a mutable buffer, unmapping it; a persistent mapping's
-     * buffer is immutable (the call fails and the mapping stays) */
+     * store of a mutable buffer, unmapping it (a pinned buffer too); a
+     * persistent mapping's buffer is immutable (the call fails and the
+     * mapping stays) */
     uint32_t buffer;
     switch (id) {
     case W15F_glBufferData:
@@ -1189,7 +1199,7 @@ static void on_implicit_end(w15_thread_t *t, uint32_t id, const w15_slot_t *args
     }
     pthread_mutex_lock(&maps_lock);
     map_t *m = buffer ? map_find(group, buffer) : NULL;
-    if (m && !(m->access & GL_MAP_PERSISTENT_BIT_))
+    if (m && (!(m->access & GL_MAP_PERSISTENT_BIT_) || m->pinned))
         map_drop(m);
     pthread_mutex_unlock(&maps_lock);
 }
@@ -1273,5 +1283,64 @@ void w15_maps_post(w15_thread_t *t, uint32_t id, uint32_t flags, const w15_slot_
     int e = errno;
     if (flags & W15_FN_MAP)
         on_map(t, id, args, ret, rec);
+                if (t->ctx && chunk[j] && (uintptr_t)t->ctx->maps == chunk[j])
+                    t->ctx->maps = NULL; /* its GL_EXTERNAL_VIRTUAL_MEMORY_BUFFER_AMD binding goes */
     errno = e;
 }
+/* glBindBuffer*(target, buffer): the one binding GL cannot be asked. */
+static void on_bind(w15_thread_t *t, const w15_slot_t *args)
+{
+    if ((uint32_t)args[0].u == GL_EXTERNAL_VIRTUAL_MEMORY_BUFFER_AMD_ && t->ctx)
+        t->ctx->maps = (void *)(uintptr_t)(uint32_t)args[1].u;
+}
+
+/* glBufferData*(GL_EXTERNAL_VIRTUAL_MEMORY_BUFFER_AMD, size, data, usage):
+ * the buffer is now the program's memory at data; followed from here on
+ * like a persistent coherent mapping of the buffer. */
+static void on_pin(w15_thread_t *t, uint32_t id, const w15_slot_t *args)
+{
+    if ((id != W15F_glBufferData && id != W15F_glBufferDataARB) ||
+        (uint32_t)args[0].u != GL_EXTERNAL_VIRTUAL_MEMORY_BUFFER_AMD_ || !t->ctx)
+        return;
+    uint32_t buffer = (uint32_t)(uintptr_t)t->ctx->maps;
+    uint8_t *p = (uint8_t *)args[2].p;
+    int64_t size = args[1].i;
+    if (!buffer || !p || size <= 0)
+        return;
+    uint32_t group = group_of(t);
+    pthread_mutex_lock(&maps_lock);
+    maps_init_once();
+    map_t *old = map_find(group, buffer);
+    if (old) /* pinned or mapped before: its data store is replaced */
+        map_drop(old);
+    map_t *m = calloc(1, sizeof *m);
+    if (!m)
+        goto out;
+    m->slot = -1;
+    m->group = group;
+    m->buffer = buffer;
+    m->length = (uint64_t)size;
+    m->ptr = p;
+    m->access = GL_MAP_WRITE_BIT_ | GL_MAP_PERSISTENT_BIT_;
+    m->pinned = 1;
+    m->shadow = malloc((size_t)size);
+    if (!m->shadow || w15_guard_copy(m->shadow, p, (size_t)size)) {
+        w15_msg("cannot follow the pinned memory of buffer %u (%s); the program's writes to it are not recorded",
+                buffer, m->shadow ? "unreadable" : "out of memory");
+        free(m->shadow);
+        free(m);
+        goto out;
+    }
+    protect_setup(m);
+    atomic_fetch_add(&npersistent, 1);
+    m->next = mlist;
+    mlist = m;
+    atomic_fetch_add(&nmaps, 1);
+out:
+    pthread_mutex_unlock(&maps_lock);
+}
+
+    if (flags & W15_FN_BUFFER_BIND)
+        on_bind(t, args);
+    if (flags & W15_FN_UNMAP)
+        on_pin(t, id, args);

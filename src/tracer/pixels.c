@@ -10,6 +10,7 @@
 #include <errno.h>
 
 #include "apitable.h"
+#include "funcs.h"
 
 enum {
     GL_UNPACK_ROW_LENGTH = 0x0CF2, GL_UNPACK_SKIP_ROWS = 0x0CF3, GL_UNPACK_SKIP_PIXELS = 0x0CF4,
@@ -217,7 +218,10 @@ static int64_t max_level(int max)
 
 typedef void (*get_tex_level_fn)(uint32_t, int, uint32_t, int *);
 
-size_t w15_teximage_bytes(uint32_t target, int64_t level, uint32_t format, uint32_t type)
+/* The size of level `level` of the texture bound to `target`, asked of GL
+ * only for a desktop GL target and level the context accepts (no GL
+ * error): 1 with *w, *h, *d set, else 0. */
+static int teximage_dims(uint32_t target, int64_t level, int *w, int *h, int *d)
 {
     enum { MAX_TEXTURE_SIZE = 0x0D33, MAX_3D = 0x8073, MAX_CUBE = 0x851C, WIDTH = 0x1000, HEIGHT = 0x1001,
            DEPTH = 0x8071 };
@@ -251,14 +255,65 @@ size_t w15_teximage_bytes(uint32_t target, int64_t level, uint32_t format, uint3
     if (!get)
         return 0;
     int e = errno;
-    int w = 0, h = 1, d = 1;
-    get(target, (int)level, WIDTH, &w);
+    *w = 0, *h = 1, *d = 1;
+    get(target, (int)level, WIDTH, w);
     if (dims >= 2)
-        get(target, (int)level, HEIGHT, &h);
+        get(target, (int)level, HEIGHT, h);
     if (dims >= 3)
-        get(target, (int)level, DEPTH, &d);
+        get(target, (int)level, DEPTH, d);
     errno = e;
-    return w15_image_bytes(1, format, type, w, h, d);
+    return 1;
+}
+
+size_t w15_teximage_bytes(uint32_t target, int64_t level, uint32_t format, uint32_t type)
+{
+    int w, h, d;
+    return teximage_dims(target, level, &w, &h, &d) ? w15_image_bytes(1, format, type, w, h, d) : 0;
+}
+
+/* The image read-backs: where their arguments say the image's format,
+ * type and size (-1: absent), or (level, target) whose size GL is asked. */
+static const struct readback {
+    uint32_t fn;
+    int8_t format, type, width, height, depth, target, level;
+} readbacks[] = {
+    {W15F_glReadPixels, 4, 5, 2, 3, -1, -1, -1},
+    {W15F_glReadnPixels, 4, 5, 2, 3, -1, -1, -1},
+    {W15F_glReadnPixelsARB, 4, 5, 2, 3, -1, -1, -1},
+    {W15F_glReadnPixelsEXT, 4, 5, 2, 3, -1, -1, -1},
+    {W15F_glReadnPixelsKHR, 4, 5, 2, 3, -1, -1, -1},
+    {W15F_glGetTextureSubImage, 8, 9, 5, 6, 7, -1, -1},
+    {W15F_glGetTexImage, 2, 3, -1, -1, -1, 0, 1},
+    {W15F_glGetnTexImage, 2, 3, -1, -1, -1, 0, 1},
+    {W15F_glGetnTexImageARB, 2, 3, -1, -1, -1, 0, 1},
+};
+
+int w15_readback_layout(uint32_t fn, const w15_slot_t *a, w15_layout_t *l)
+{
+    for (size_t k = 0; k < sizeof readbacks / sizeof readbacks[0]; k++) {
+        const struct readback *r = &readbacks[k];
+        if (r->fn != fn)
+            continue;
+        int64_t w, h = 1, d = 1;
+        if (r->target >= 0) {
+            int iw, ih, id;
+            if (!teximage_dims((uint32_t)a[r->target].u, a[r->level].i, &iw, &ih, &id))
+                return 0;
+            w = iw, h = ih, d = id;
+        } else {
+            w = (int32_t)a[r->width].i;
+            if (r->height >= 0)
+                h = (int32_t)a[r->height].i;
+            if (r->depth >= 0)
+                d = (int32_t)a[r->depth].i;
+        }
+        if (w == 0 || h == 0 || d == 0) {
+            *l = (w15_layout_t){0}; /* an empty image: GL writes nothing */
+            return 1;
+        }
+        return w15_image_layout(1, (uint32_t)a[r->format].u, (uint32_t)a[r->type].u, w, h, d, l) != 0;
+    }
+    return 0;
 }
 
 size_t w15_texel_bytes(uint32_t format, uint32_t type)
@@ -274,7 +329,13 @@ size_t w15_texel_bytes(uint32_t format, uint32_t type)
 size_t w15_image_bytes(int pack, uint32_t format, uint32_t type, int64_t width, int64_t height,
                        int64_t depth)
 {
-    if (width <= 0 || height <= 0 || depth <= 0)
+    return w15_image_layout(pack, format, type, width, height, depth, NULL);
+}
+
+size_t w15_image_layout(int pack, uint32_t format, uint32_t type, int64_t width, int64_t height,
+                        int64_t depth, w15_layout_t *l)
+{
+    if (width <= 0 || height <= 0 || depth <= 0 || height > UINT32_MAX || depth > UINT32_MAX)
         return 0;
     int packed;
     int comps = format_components(format);
@@ -293,7 +354,11 @@ size_t w15_image_bytes(int pack, uint32_t format, uint32_t type, int64_t width, 
         int64_t last = (s.skip_pixels + width + 7) / 8;
         int64_t img = row * ih;
         int64_t total = s.skip_images * img + (depth - 1) * img + (s.skip_rows + height - 1) * row + last;
-        return total > 0 && (uint64_t)total <= SIZE_MAX ? (size_t)total : 0;
+        if (total <= 0 || (uint64_t)total > SIZE_MAX)
+            return 0;
+        if (l)
+            *l = (w15_layout_t){0, 0, 0, (uint64_t)total, 1, 1};
+        return (size_t)total;
     }
     int64_t group = packed ? tsz : tsz * comps;
     int64_t rowb = group * rl;
@@ -303,7 +368,12 @@ size_t w15_image_bytes(int pack, uint32_t format, uint32_t type, int64_t width, 
     double est = (double)img * (double)(s.skip_images + depth) + (double)row * (double)(s.skip_rows + height);
     if (est > 1e15)
         return 0;
-    int64_t total = (s.skip_images + depth - 1) * img + (s.skip_rows + height - 1) * row +
-                    (s.skip_pixels + width) * group;
-    return total > 0 ? (size_t)total : 0;
+    int64_t first = s.skip_images * img + s.skip_rows * row + s.skip_pixels * group;
+    int64_t total = first + (depth - 1) * img + (height - 1) * row + width * group;
+    if (total <= 0)
+        return 0;
+    if (l)
+        *l = (w15_layout_t){(uint64_t)first, (uint64_t)row, (uint64_t)img, (uint64_t)(width * group),
+                            (uint32_t)height, (uint32_t)depth};
+    return (size_t)total;
 }

@@ -12,10 +12,30 @@
 #define W15_PIXELS_H
 #include <stddef.h>
 #include <stdint.h>
+
+union w15_slot;
 /* Bytes the driver reads (pack=0, uploads) or writes (pack=1, readbacks) for
  * a width x height x depth image of `format`/`type`; 0 when unknown. */
 size_t w15_image_bytes(int pack, uint32_t format, uint32_t type,
                        int64_t width, int64_t height, int64_t depth);
+/* Where a packed image's rows lie in the program's memory: `rows` rows of
+ * `span` bytes per image, `images` images; the first row at `first` bytes
+ * from the pointer, the next ones `row_stride` apart, images `image_stride`
+ * apart (docs/FORMAT.md "wip15.spans").  rows == 0: nothing. */
+typedef struct w15_layout {
+    uint64_t first, row_stride, image_stride, span;
+    uint32_t rows, images;
+} w15_layout_t;
+/* w15_image_bytes, also filling *l (when not NULL; bitmaps: the whole
+ * extent as one row). */
+size_t w15_image_layout(int pack, uint32_t format, uint32_t type, int64_t width, int64_t height,
+                        int64_t depth, w15_layout_t *l);
+/* The layout of the image that read-back function `fn` (a W15F_ index)
+ * called with `args` writes into its pixel output under the pack state:
+ * 1 with *l set (rows == 0: GL writes nothing), 0 when `fn` is not an image
+ * read-back this table knows or the size cannot be told (the whole output
+ * then counts as written). */
+int w15_readback_layout(uint32_t fn, const union w15_slot *args, w15_layout_t *l);
 /* Bytes of one texel of `format`/`type` (clear values: no pixel-store
  * state applies); 0 when unknown. */
 size_t w15_texel_bytes(uint32_t format, uint32_t type);

@@ -405,42 +405,92 @@ static int terminated_len(const void *p, const w15_param_sig_t *s, uint64_t *n)
     return UNREADABLE;
 }
 
-/* Readbacks (READBACK functions' data outputs): the XXH3-64 of the n bytes
- * at p, read guarded in pieces through the spare room of t's buffer (the
- * bytes are not kept).  0 or UNREADABLE (-1: out of memory). */
+/* Readbacks (READBACK functions' data outputs): the XXH3-64 of the bytes
+ * of layout l at p (rows of l->span bytes; docs/FORMAT.md "wip15.spans"),
+ * read guarded in pieces through the spare room of t's buffer (the bytes
+ * are not kept).  0 or UNREADABLE (-1: out of memory). */
 #define DIGEST_PIECE ((size_t)64 << 10)
-static int prog_digest(w15_thread_t *t, const void *p, size_t n, uint64_t *hash)
+static int prog_digest(w15_thread_t *t, const void *p, const w15_layout_t *l, uint64_t *hash)
 {
     w15_buf_t *b = &t->buf;
-    size_t piece = n < DIGEST_PIECE ? n : DIGEST_PIECE;
+    uint64_t total = l->span * l->rows * l->images;
+    size_t piece = total < DIGEST_PIECE ? (size_t)total : DIGEST_PIECE;
     if (w15_buf_reserve(b, piece))
         return -1;
     uint8_t *tmp = b->data + b->len;
-    if (n <= piece) {
-        if (n && w15_guard_copy(tmp, p, n))
+    if (total <= piece && l->rows == 1 && l->images == 1) {
+        if (total && w15_guard_copy(tmp, (const uint8_t *)p + l->first, (size_t)total))
             return UNREADABLE;
-        *hash = XXH3_64bits(tmp, n);
+        *hash = XXH3_64bits(tmp, (size_t)total);
         return 0;
     }
     XXH3_state_t st;
     XXH3_64bits_reset(&st);
-    for (size_t off = 0; off < n; off += piece) {
-        size_t k = n - off < piece ? n - off : piece;
-        if (w15_guard_copy(tmp, (const uint8_t *)p + off, k))
-            return UNREADABLE;
-        XXH3_64bits_update(&st, tmp, k);
-    }
+    for (uint32_t i = 0; i < l->images; i++)
+        for (uint32_t r = 0; r < l->rows; r++) {
+            const uint8_t *row = (const uint8_t *)p + l->first + i * l->image_stride + r * l->row_stride;
+            for (uint64_t off = 0; off < l->span; off += piece) {
+                size_t k = l->span - off < piece ? (size_t)(l->span - off) : piece;
+                if (w15_guard_copy(tmp, row + off, k))
+                    return UNREADABLE;
+                XXH3_64bits_update(&st, tmp, k);
+            }
+        }
     *hash = XXH3_64bits_digest(&st);
     return 0;
 }
 
-static void add_digest(w15_thread_t *t, uint32_t idx, uint64_t size, uint64_t hash)
+/* The XXH3-64 of layout l over bytes the recorder holds already. */
+static uint64_t held_digest(const uint8_t *d, const w15_layout_t *l)
 {
+    if (l->rows == 1 && l->images == 1)
+        return XXH3_64bits(d + l->first, (size_t)l->span);
+    XXH3_state_t st;
+    XXH3_64bits_reset(&st);
+    for (uint32_t i = 0; i < l->images; i++)
+        for (uint32_t r = 0; r < l->rows; r++)
+            XXH3_64bits_update(&st, d + l->first + i * l->image_stride + r * l->row_stride, (size_t)l->span);
+    return XXH3_64bits_digest(&st);
+}
+
+/* Bytes from the pointer to the end of the last row of l. */
+static inline uint64_t layout_extent(const w15_layout_t *l)
+{
+    return l->first + (uint64_t)(l->images - 1) * l->image_stride + (uint64_t)(l->rows - 1) * l->row_stride +
+           l->span;
+}
+
+/* The bytes of an n-byte read-back output that GL writes: the image's rows
+ * under the pack state (w15_readback_layout) when they fit in the n bytes
+ * (else GL raises an error and writes nothing: all n), else all n. */
+static void readback_layout(const w15_thread_t *t, const w15_slot_t *args, uint64_t n, w15_layout_t *l)
+{
+    if (w15_readback_layout(t->cur_id, args, l)) {
+        if (!l->rows || !l->images || !l->span)
+            *l = (w15_layout_t){0, 0, 0, 0, 1, 1}; /* nothing written */
+        if (layout_extent(l) <= n)
+            return;
+    }
+    *l = (w15_layout_t){0, n, n, n, 1, 1};
+}
+
+/* The digest entry of parameter idx for the bytes of layout l, and its
+ * wip15.spans entry when they are not all the bytes from the pointer on. */
+static void add_digest(w15_thread_t *t, uint32_t idx, const w15_layout_t *l, uint64_t hash)
+{
+    uint64_t extent = layout_extent(l);
     if (t->ndig < W15_MAX_PTR_EXTRA) {
         t->xdig[t->ndig].param = idx;
-        t->xdig[t->ndig].size = size;
+        t->xdig[t->ndig].size = extent;
         t->xdig[t->ndig].hash = hash;
         t->ndig++;
+    }
+    int gaps = l->first || (l->rows > 1 && l->row_stride != l->span) ||
+               (l->images > 1 && l->image_stride != l->span * l->rows);
+    if (gaps && t->nspn < W15_MAX_SPANS && l->span <= UINT32_MAX) {
+        t->xspn[t->nspn] = (w15_spans_entry_t){idx, (uint32_t)l->span, l->rows, l->images, l->first,
+                                               l->row_stride, l->image_stride};
+        t->nspn++;
     }
 }
 
@@ -598,13 +648,19 @@ static int put_param(w15_thread_t *t, const w15_param_sig_t *s, uint32_t idx, w1
         if (n == LEN_UNKNOWN || n > UINT32_MAX || (n == 0 && s->len_op == W15_LEN_HELPER))
             return put_ptr_only(t, s, idx, p);
         int digest = (flags & W15_FN_READBACK) && s->cap == W15_CAP_DATA_OUT;
+        w15_layout_t lay;
+        if (digest) {
+            readback_layout(t, args, n, &lay);
+            /* --readback-data keeps the bytes up to the end of what GL wrote */
+            n = layout_extent(&lay);
+        }
         if (digest && !w15_cfg.readback_data) {
             /* what the program read back: its size and digest, not the bytes */
             uint64_t h;
-            int r = prog_digest(t, p, (size_t)n, &h);
+            int r = prog_digest(t, p, &lay, &h);
             if (r)
                 return r;
-            add_digest(t, idx, n, h);
+            add_digest(t, idx, &lay, h);
             return put_empty_value(t, s);
         }
         if (s->is_array) {
@@ -618,7 +674,7 @@ static int put_param(w15_thread_t *t, const w15_param_sig_t *s, uint32_t idx, w1
         if (n && w15_guard_copy(dst, p, (size_t)n))
             return UNREADABLE;
         if (digest)
-            add_digest(t, idx, n, XXH3_64bits(dst, (size_t)n));
+            add_digest(t, idx, &lay, held_digest(dst, &lay));
         if (w15_buf_reserve(b, 4))
             return -1;
         put_group(b, s);
@@ -639,7 +695,7 @@ static int put_one(w15_thread_t *t, const w15_param_sig_t *s, uint32_t idx, w15_
                    const w15_param_sig_t *ps, uint32_t np, const w15_slot_t *args, uint32_t flags)
 {
     size_t len = t->buf.len, nblobs = t->buf.nblobs;
-    uint32_t nptr = t->nptr, noff = t->noff, ndig = t->ndig;
+    uint32_t nptr = t->nptr, noff = t->noff, ndig = t->ndig, nspn = t->nspn;
     int r = put_param(t, s, idx, v, ps, np, args, flags);
     if (W15_LIKELY(r != UNREADABLE))
         return r;
@@ -648,6 +704,7 @@ static int put_one(w15_thread_t *t, const w15_param_sig_t *s, uint32_t idx, w15_
     t->nptr = nptr;
     t->noff = noff;
     t->ndig = ndig;
+    t->nspn = nspn;
     if (put_empty_value(t, s))
         return -1;
     if (t->nunr < W15_MAX_PTR_EXTRA) {
@@ -667,7 +724,8 @@ static int put_one(w15_thread_t *t, const w15_param_sig_t *s, uint32_t idx, w15_
 static int put_extras(w15_thread_t *t)
 {
     w15_buf_t *b = &t->buf;
-    uint32_t n = (t->nptr != 0) + (t->noff != 0) + (t->nunr != 0) + (t->ndig != 0) + (t->has_gseq != 0);
+    uint32_t n = (t->nptr != 0) + (t->noff != 0) + (t->nunr != 0) + (t->ndig != 0) + (t->nspn != 0) +
+                 (t->has_gseq != 0);
     if (W15_LIKELY(n == 0)) {
         if (w15_buf_reserve(b, 4))
             return -1;
@@ -676,6 +734,7 @@ static int put_extras(w15_thread_t *t)
     }
     if (w15_buf_reserve(b, 4 + W15_EXTRA_PTR_SIZE(t->nptr) + W15_EXTRA_OFFSET_SIZE(t->noff) +
                                W15_EXTRA_UNREADABLE_SIZE(t->nunr) + W15_EXTRA_DIGEST_SIZE(t->ndig) +
+                               W15_EXTRA_SPANS_SIZE(t->nspn) +
                                W15_EXTRA_GSEQ_SIZE))
         return -1;
     w15_put_u32(b, n);
@@ -687,6 +746,8 @@ static int put_extras(w15_thread_t *t)
         w15_put_extra_unreadable(b, t->xunr, t->nunr);
     if (t->ndig)
         w15_put_extra_digest(b, t->xdig, t->ndig);
+    if (t->nspn)
+        w15_put_extra_spans(b, t->xspn, t->nspn);
     if (t->has_gseq)
         w15_put_extra_gseq(b, t->gseq);
     return 0;
@@ -1004,7 +1065,7 @@ static __attribute__((noinline)) void pre_general(w15_thread_t *t, w15_callctx_t
     c->state = ST_REC | slow | (fo << 8);
     t->call_start = b->len;
     t->nptr = 0;
-    t->noff = t->nunr = t->ndig = t->has_gseq = 0;
+    t->noff = t->nunr = t->ndig = t->nspn = t->has_gseq = 0;
     t->pre_complete = 0;
     t->cur_id = id;
     if (W15_UNLIKELY(w15_buf_reserve(b, 16))) {
@@ -1081,7 +1142,7 @@ void w15_pre(w15_callctx_t *c, uint32_t id, const w15_slot_t *args)
             /* for the crash path (w15_record_crash_complete): the inputs are complete */
             t->call_start = b->len;
             t->nptr = 0;
-            t->noff = t->nunr = t->ndig = t->has_gseq = 0;
+            t->noff = t->nunr = t->ndig = t->nspn = t->has_gseq = 0;
             t->cur_id = id;
             t->pre_complete = 1;
             b->len = (size_t)(p - b->data);

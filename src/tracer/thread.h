@@ -26,6 +26,7 @@
 #define W15_FAST_CAP_MIN (W15_CHUNK_LIMIT + 4096)
 /* wip15.ptr entries one call can record (record.c). */
 #define W15_MAX_PTR_EXTRA 16
+#define W15_MAX_SPANS 2
 /* Bytes of w15_thread_t.guard (guard.c). */
 #define W15_GUARD_STATE 256
 
@@ -64,6 +65,8 @@ typedef struct w15_thread {
     w15_offset_entry_t xoff[W15_MAX_PTR_EXTRA];
     w15_ptr_entry_t xunr[W15_MAX_PTR_EXTRA];
     w15_digest_entry_t xdig[W15_MAX_PTR_EXTRA];
+    uint32_t nspn;                              /* record.c: wip15.spans entries */
+    w15_spans_entry_t xspn[W15_MAX_SPANS];
     uint64_t gseq;
     /* guard.c: its per-thread state (a sigjmp_buf and the armed range),
      * opaque here; guard.c checks that it fits */

@@ -30,7 +30,9 @@ import sys
 # Expectations: ('offset', TARGET, VALUE), ('unreadable',), ('ptr',) (a
 # pointer recorded without contents: a hex string or null), ('data', HEX)
 # (a blob whose leading bytes are HEX), ('digest',) (checked against the
-# program's "readback" lines), ('value', V) (a scalar value).
+# program's "readback" lines), ('spans',) (the same, for a digest of the
+# rows of a packed image: with --readback-data only the size is checked),
+# ('value', V) (a scalar value).
 EXPECT = {
     'query': [
         ('glGetQueryObjectuiv', 0, 2, ('offset', 'GL_QUERY_BUFFER', 8)),
@@ -92,6 +94,8 @@ EXPECT = {
         ('glGetBufferSubData', 0, 3, ('digest', 'glGetBufferSubData')),
         ('glGetTextureImage', 0, 5, ('digest', 'glGetTextureImage')),
         ('glGetTexImage', 0, 4, ('digest', 'glGetTexImage')),
+        ('glReadPixels', 1, 6, ('spans', 'glReadPixelsPacked')),
+        ('glGetTextureSubImage', 0, 11, ('spans', 'glGetTextureSubImage')),
     ],
 }
 
@@ -149,7 +153,15 @@ def check_arg(call, argi, exp, rb, with_data):
     elif kind == 'array':
         if a != exp[1]:
             raise Fail('%s: expected %s, found %s' % (what, exp[1], a))
-    elif kind == 'digest':
+    elif kind == 'spans' and with_data:
+        # the bytes kept are the whole extent; the digest (of the rows GL
+        # wrote) is not printed then
+        if exp[1] not in rb:
+            raise Fail('the program printed no readback line for %s' % exp[1])
+        # (an empty blob is printed as the digest of no bytes)
+        if not (isinstance(a, dict) and a.get('size', a.get('readback')) == rb[exp[1]][0]):
+            raise Fail('%s: expected %d bytes, found %s' % (what, rb[exp[1]][0], a))
+    elif kind in ('digest', 'spans'):
         if exp[1] not in rb:
             raise Fail('the program printed no readback line for %s' % exp[1])
         size, h = rb[exp[1]]

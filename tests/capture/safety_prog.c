@@ -360,6 +360,25 @@ static void case_readback(void)
     glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, tx2);
     err("glGetTexImage");
     readback("glGetTexImage", tx2, sizeof tx2);
+    /* under the pack state GL writes only the image's rows: 2 x 2 pixels
+     * one row and one pixel in, rows 6 pixels apart; the digest covers
+     * those 2 rows of 8 bytes, concatenated (docs/FORMAT.md wip15.spans),
+     * and its size is the extent (to the end of the last row: 60 bytes) */
+    uint8_t pk[6 * 3 * 4];
+    memset(pk, 0xab, sizeof pk);
+    glPixelStorei(GL_PACK_ROW_LENGTH, 6);
+    glPixelStorei(GL_PACK_SKIP_ROWS, 1);
+    glPixelStorei(GL_PACK_SKIP_PIXELS, 1);
+    glReadPixels(0, 0, 2, 2, GL_RGBA, GL_UNSIGNED_BYTE, pk);
+    err("glReadPixels");
+    uint8_t rows[16];
+    memcpy(rows, pk + 1 * 24 + 4, 8);
+    memcpy(rows + 8, pk + 2 * 24 + 4, 8);
+    printf("readback glReadPixelsPacked 60 %016" PRIx64 "\n", (uint64_t)XXH3_64bits(rows, sizeof rows));
+    /* an empty image: GL writes nothing, the digest is of no bytes */
+    glGetTextureSubImage(tex, 0, 0, 0, 0, 0, 2, 1, GL_RGBA, GL_UNSIGNED_BYTE, sizeof pk, pk);
+    err("glGetTextureSubImage");
+    readback("glGetTextureSubImage", pk, 0);
 }
 
 int main(int argc, char **argv)

@@ -114,6 +114,14 @@ class ReplayRefusedTest(unittest.TestCase):
         self.refused('replay-offset glVertexAttribPointer size GL_VIEWPORT\n', 'not a pointer')
         self.refused('replay-offset glVertexAttribPointer pointer GL_NO_SUCH_ENUM\n', 'GL_NO_SUCH_ENUM')
 
+    def test_scratch(self):
+        m, _ = build(GOOD + 'cap glGetIntegerv data ptr why=state\nreplay-scratch glGetIntegerv data 16\n')
+        f = {x.name: x for x in m.funcs}
+        r = f['glGetIntegerv'].replay_roles[0]
+        self.assertEqual((r.param, r.role, r.count), (1, 'SCRATCH', 16))
+        self.refused('replay-scratch glGetShaderInfoLog infoLog 16\n', 'recorded without contents')
+        self.refused('cap glGetIntegerv data ptr why=state\nreplay-scratch glGetIntegerv data 0\n', 'COUNT')
+
     def test_bad_handler(self):
         self.refused('replay-custom eglMakeCurrent Make-Current\n', 'C identifier')
 
@@ -131,7 +139,7 @@ class ReplayEmitTest(unittest.TestCase):
             text = open(os.path.join(d, 'replay_table.c')).read()
             self.assertIn('RP_KIND_CUSTOM, 2}, /* eglMakeCurrent */', text)
             self.assertIn('RP_KIND_SKIP, 0}, /* eglQueryString */', text)
-            self.assertIn('{1, RP_ROLE_CREATE, 0, 255}, /* glGenBuffers */', text)
+            self.assertIn('{1, RP_ROLE_CREATE, 0, 255, 0}, /* glGenBuffers */', text)
             self.assertIn('[W15_GROUP_GL_BUFFERS] = 2, /* buffer */', text)
             # one thunk per distinct signature
             self.assertEqual(text.count('static void rpt_'), len(set(
