@@ -30,7 +30,10 @@
 #include <signal.h>
 #include <stdint.h>
 #include <errno.h>
+#include <aio.h>
+#include <stdio.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -1002,6 +1005,138 @@ static void case_syscall_read(void)
     unmap(GL_ARRAY_BUFFER);
 }
 
+/* Bytes of the mapping p that differ from b's model in [off, off + len):
+ * taken into the model (what a system call wrote there). */
+static size_t take(buf_t *b, const uint8_t *p, size_t off, size_t len)
+{
+    size_t n = 0;
+    for (size_t i = off; i < off + len; i++) {
+        n += b->model[i] != p[i];
+        b->model[i] = p[i];
+    }
+    return n;
+}
+
+/* A connected pair of AF_UNIX sockets, `type` SOCK_STREAM or _DGRAM. */
+static void sock_pair(int type, int sv[2])
+{
+    APP_CHECK(socketpair(AF_UNIX, type, 0, sv) == 0, "socketpair failed (%s)", strerror(errno));
+}
+
+/* `len` bytes that differ from the model at off, r's own pattern. */
+static void fill(const buf_t *b, uint8_t *dst, size_t off, size_t len, unsigned r)
+{
+    for (size_t i = 0; i < len; i++)
+        dst[i] = (uint8_t)(b->model[off + i] ^ (0x3C + r));
+}
+
+/* More system calls that write into a persistent mapping (a
+ * write-protected page would make each fail with EFAULT): recv, recvfrom
+ * (with the sender's address written into the mapping too), recvmsg
+ * (scattered, address in the mapping), recvmmsg, preadv, preadv2, fread
+ * unbuffered (the read goes straight into the mapping), aio_read and
+ * lio_listio (written by glibc's helper thread after the call returns). */
+static void case_syscall_more(void)
+{
+    buf_t b;
+    make_buffer(&b, 65536, 37, 1, GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT);
+    uint8_t *p = map_range(GL_ARRAY_BUFFER, 0, b.size, GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT);
+    char path[] = "/tmp/w15maps-XXXXXX";
+    int fd = mkstemp(path);
+    APP_CHECK(fd >= 0, "mkstemp failed");
+    unlink(path);
+    static uint8_t file[65536];
+    for (size_t i = 0; i < sizeof file; i++)
+        file[i] = (uint8_t)(i * 11 + 5);
+    APP_CHECK(write(fd, file, sizeof file) == (ssize_t)sizeof file, "write to the file failed");
+    static uint8_t src[8192];
+    for (unsigned r = 0; r < 3; r++) {
+        size_t n = 0;
+        int sv[2];
+        /* recv: 6000 bytes across pages */
+        size_t off = 1000 + r * 100, len = 6000;
+        fill(&b, src, off, len, r);
+        sock_pair(SOCK_STREAM, sv);
+        APP_CHECK(write(sv[1], src, len) == (ssize_t)len, "write to the socket failed");
+        for (size_t got = 0; got < len;) {
+            ssize_t k = recv(sv[0], p + off + got, len - got, 0);
+            APP_CHECK(k > 0, "recv into the mapping failed (%s)", strerror(errno));
+            got += (size_t)k;
+        }
+        n += take(&b, p, off, len);
+        close(sv[0]);
+        close(sv[1]);
+        /* recvfrom a datagram, the address and its length into the mapping */
+        off = 9000 + r * 64, len = 300;
+        fill(&b, src, off, len, r);
+        sock_pair(SOCK_DGRAM, sv);
+        APP_CHECK(write(sv[1], src, len) == (ssize_t)len, "write to the socket failed");
+        socklen_t *alen = (socklen_t *)(void *)(p + 12288 + r * 64);
+        *alen = 16;
+        ssize_t k = recvfrom(sv[0], p + off, len, 0, (struct sockaddr *)(void *)(p + 12300 + r * 64), alen);
+        APP_CHECK(k == (ssize_t)len, "recvfrom into the mapping failed (%s)", strerror(errno));
+        n += take(&b, p, off, len) + take(&b, p, 12288 + r * 64, 30);
+        /* recvmsg: two places, the address in the mapping */
+        fill(&b, src, 20000, 40, r);
+        fill(&b, src + 40, 24000, 40, r);
+        APP_CHECK(write(sv[1], src, 80) == 80, "write to the socket failed");
+        struct iovec iov[2] = { { p + 20000, 40 }, { p + 24000, 40 } };
+        struct msghdr mh = { .msg_name = p + 24500, .msg_namelen = 16, .msg_iov = iov, .msg_iovlen = 2 };
+        k = recvmsg(sv[0], &mh, 0);
+        APP_CHECK(k == 80, "recvmsg into the mapping failed (%s)", strerror(errno));
+        n += take(&b, p, 20000, 40) + take(&b, p, 24000, 40) + take(&b, p, 24500, 16);
+        /* recvmmsg: two datagrams */
+        fill(&b, src, 28000, 100, r);
+        fill(&b, src + 100, 32768, 100, r);
+        APP_CHECK(write(sv[1], src, 100) == 100 && write(sv[1], src + 100, 100) == 100,
+                  "write to the socket failed");
+        struct iovec iv[2] = { { p + 28000, 100 }, { p + 32768, 100 } };
+        struct mmsghdr mm[2] = { { .msg_hdr = { .msg_iov = &iv[0], .msg_iovlen = 1 } },
+                                 { .msg_hdr = { .msg_iov = &iv[1], .msg_iovlen = 1 } } };
+        APP_CHECK(recvmmsg(sv[0], mm, 2, 0, NULL) == 2, "recvmmsg into the mapping failed (%s)", strerror(errno));
+        n += take(&b, p, 28000, 100) + take(&b, p, 32768, 100);
+        close(sv[0]);
+        close(sv[1]);
+        /* preadv and preadv2: file bytes into two places each */
+        struct iovec pv[2] = { { p + 36000, 3000 }, { p + 40960, 100 } };
+        APP_CHECK(preadv(fd, pv, 2, 7 + r) == 3100, "preadv into the mapping failed (%s)", strerror(errno));
+        n += take(&b, p, 36000, 3000) + take(&b, p, 40960, 100);
+        struct iovec pv2[2] = { { p + 41200, 2000 }, { p + 44000, 50 } };
+        APP_CHECK(preadv2(fd, pv2, 2, 300 + r, 0) == 2050, "preadv2 into the mapping failed (%s)", strerror(errno));
+        n += take(&b, p, 41200, 2000) + take(&b, p, 44000, 50);
+        /* fread, unbuffered: read(2) straight into the mapping */
+        FILE *f = fdopen(dup(fd), "rb");
+        APP_CHECK(f, "fdopen failed");
+        setvbuf(f, NULL, _IONBF, 0);
+        APP_CHECK(fseek(f, 1000 + r, SEEK_SET) == 0, "fseek failed");
+        APP_CHECK(fread(p + 45000, 1, 5000, f) == 5000, "fread into the mapping failed (%s)", strerror(errno));
+        fclose(f);
+        n += take(&b, p, 45000, 5000);
+        /* aio_read, then lio_listio of two reads */
+        struct aiocb cb = { .aio_fildes = fd, .aio_offset = 2000 + r, .aio_buf = p + 50000, .aio_nbytes = 6000 };
+        APP_CHECK(aio_read(&cb) == 0, "aio_read failed (%s)", strerror(errno));
+        const struct aiocb *wait[1] = { &cb };
+        while (aio_error(&cb) == EINPROGRESS)
+            aio_suspend(wait, 1, NULL);
+        APP_CHECK(aio_return(&cb) == 6000, "aio_read into the mapping failed (%s)", strerror(aio_error(&cb)));
+        n += take(&b, p, 50000, 6000);
+        struct aiocb l1 = { .aio_fildes = fd, .aio_offset = 30 + r, .aio_buf = p + 57000, .aio_nbytes = 1000,
+                            .aio_lio_opcode = LIO_READ };
+        struct aiocb l2 = { .aio_fildes = fd, .aio_offset = 9000 + r, .aio_buf = p + 61000, .aio_nbytes = 4000,
+                            .aio_lio_opcode = LIO_READ };
+        struct aiocb *list[2] = { &l1, &l2 };
+        APP_CHECK(lio_listio(LIO_WAIT, list, 2, NULL) == 0, "lio_listio into the mapping failed (%s)",
+                  strerror(errno));
+        APP_CHECK(aio_return(&l1) == 1000 && aio_return(&l2) == 4000, "lio_listio reads came short");
+        n += take(&b, p, 57000, 1000) + take(&b, p, 61000, 4000);
+        expect(n, n + 4096); /* equal bytes inside a span count too */
+        show(&b);
+        checkpoint(&b, "written by system calls");
+    }
+    close(fd);
+    unmap(GL_ARRAY_BUFFER);
+}
+
 /* The program ends with a persistent mapping still mapped and its context
  * alive, and writes to the mapping from an atexit handler (after the
  * tracer may have finished): it must exit 0 as it does natively. */
@@ -1059,6 +1194,7 @@ static const case_t cases[] = {
     { "hot", case_hot },
     { "shared", case_shared },
     { "syscall_read", case_syscall_read },
+    { "syscall_more", case_syscall_more },
 };
 
 int main(int argc, char **argv)
