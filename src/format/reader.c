@@ -1472,20 +1472,6 @@ int w15_reader_digests(w15_reader_t *r, const w15_call_t *call, const w15_digest
                   (const void **)entries, n, err);
 }
 
-int w15_reader_gseq(w15_reader_t *r, const w15_call_t *call, uint64_t *gseq, w15_error_t *err)
-{
-    for (uint32_t e = 0; e < call->nextras; e++) {
-        const w15_extra_t *x = &call->extras[e];
-        if (!w15_extra_is(x, W15_EXTRA_GSEQ))
-            continue;
-        if (x->data.size != W15_GSEQ_SIZE) {
-            w15_set_error(err, W15_E_BAD_LENGTH, x->data.offset,
-                          "%s: byte %llu: call %llu (%s): expected an extra " W15_EXTRA_GSEQ
-                          " of 8 bytes, found %u bytes",
-                          r->name, (unsigned long long)x->data.offset, (unsigned long long)call->index,
-                          call->func->name, x->data.size);
-            return -1;
-        }
 static void dec_spans(const uint8_t *d, void *out)
 {
     w15_spans_entry_t *e = out;
@@ -1505,6 +1491,20 @@ int w15_reader_spans(w15_reader_t *r, const w15_call_t *call, const w15_spans_en
                   (const void **)entries, n, err);
 }
 
+int w15_reader_gseq(w15_reader_t *r, const w15_call_t *call, uint64_t *gseq, w15_error_t *err)
+{
+    for (uint32_t e = 0; e < call->nextras; e++) {
+        const w15_extra_t *x = &call->extras[e];
+        if (!w15_extra_is(x, W15_EXTRA_GSEQ))
+            continue;
+        if (x->data.size != W15_GSEQ_SIZE) {
+            w15_set_error(err, W15_E_BAD_LENGTH, x->data.offset,
+                          "%s: byte %llu: call %llu (%s): expected an extra " W15_EXTRA_GSEQ
+                          " of 8 bytes, found %u bytes",
+                          r->name, (unsigned long long)x->data.offset, (unsigned long long)call->index,
+                          call->func->name, x->data.size);
+            return -1;
+        }
         const uint8_t *d = w15_reader_blob(r, &x->data, err);
         if (!d)
             return -1;
