@@ -45,8 +45,8 @@
  * What the program sees is unchanged: besides the fault handler, the
  * signal masks (pthread_sigmask, sigprocmask never let the kernel block
  * SIGSEGV) and the system calls that write into program memory (read,
- * readv, pread, pread64 unprotect their destination first) are
- * interposed here.
+ * readv, pread, pread64, preadv*, recv*, fread*, aio_read* and
+ * lio_listio*: KW_WRAP below) are interposed here.
  *
  * Concurrency.  The list of mappings, the shadows and every capture are
  * under `maps_lock`.  The fault handler takes no lock: it finds the mapping in
@@ -83,7 +83,10 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <aio.h>
+#include <stdio.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -372,7 +375,7 @@ static void unprotect(map_t *m)
 
 /* The kernel writing into protected pages.  A system call that writes
  * into a write-protected page fails with EFAULT: no fault reaches any
- * handler.  read, readv, pread and pread64, interposed below, make the
+ * handler.  The wrappers below (read, recv, fread, ...) make the
  * protected pages of their destination writable and dirty first (as a
  * fault would), lock-free like the fault handler (they may run in a signal
  * handler).  While any of them is in flight (`kwrites`), captures protect
@@ -382,12 +385,13 @@ static void unprotect(map_t *m)
 static _Atomic int kwrites, protecting;
 static __thread int protecting_here __attribute__((tls_model("initial-exec")));
 
-/* Before write-protecting pages (under maps_lock): 0, then protect_end();
- * -1 when a kernel write is in flight (protect nothing now). */
-static int protect_begin(void)
+/* Before write-protecting pages of m (under maps_lock): 0, then
+ * protect_end(); -1 when a kernel write is in flight or m has just been
+ * given up (kernel_write_async): protect nothing now. */
+static int protect_begin(const map_t *m)
 {
     atomic_store(&protecting, 1);
-    if (atomic_load(&kwrites)) {
+    if (atomic_load(&kwrites) || atomic_load(&m->mode) == M_COMPARE_PENDING) {
         atomic_store(&protecting, 0);
         return -1;
     }
@@ -447,72 +451,192 @@ static void kernel_write_end(int counted)
         atomic_fetch_sub(&kwrites, 1);
 }
 
-typedef ssize_t (*read_fn)(int, void *, size_t);
-typedef ssize_t (*readv_fn)(int, const struct iovec *, int);
-typedef ssize_t (*pread_fn)(int, void *, size_t, off_t);
-typedef ssize_t (*pread64_fn)(int, void *, size_t, off64_t);
-
-W15_EXPORT ssize_t read(int fd, void *buf, size_t n)
+/* Asynchronous kernel writes (aio_read, lio_listio): the write happens
+ * after the call returns, outside any window of kwrites.  The mappings the
+ * destination touches give up protection for good (writable now, compared
+ * whole at every capture from the next one on, as when mprotect fails). */
+static void kernel_write_async(const void *p, size_t n)
 {
-    static read_fn real;
-    if (!real && !(real = (read_fn)w15_real_dlsym(RTLD_NEXT, "read"))) {
-        errno = ENOSYS;
-        return -1;
+    if (!n || !atomic_load(&slot_hwm))
+        return;
+    atomic_fetch_add(&kwrites, 1);
+    while (!protecting_here && atomic_load(&protecting))
+        sched_yield();
+    uintptr_t lo = (uintptr_t)p, hi = lo + n < lo ? UINTPTR_MAX : lo + n;
+    atomic_fetch_add(&inflight, 1);
+    int h = atomic_load(&slot_hwm);
+    for (int i = 0; i < h; i++) {
+        map_t *m = atomic_load(&slots[i]);
+        if (!m || hi <= m->plo || lo >= m->phi)
+            continue;
+        /* pending first: a capture that protects after our kwrites window
+         * sees it (protect_begin) */
+        atomic_store(&m->mode, M_COMPARE_PENDING);
+        mprotect((void *)m->plo, m->phi - m->plo, PROT_READ | PROT_WRITE);
     }
-    int e = errno;
-    int c = kernel_write_begin(buf, n);
-    errno = e;
-    ssize_t r = real(fd, buf, n);
-    kernel_write_end(c);
-    return r;
+    atomic_fetch_sub(&inflight, 1);
+    atomic_fetch_sub(&kwrites, 1);
 }
 
-W15_EXPORT ssize_t pread(int fd, void *buf, size_t n, off_t off)
+/* The interposed wrappers of system calls that write into program memory.
+ * kw_real: the next definition of `name` (looked up once), NULL with
+ * errno ENOSYS.  kw_open: one window of kwrites for the whole call (1 when
+ * counted, then kernel_write_end(1) after the real call; 0 when no page
+ * has ever been protected: the only cost then is one atomic load); kw_add:
+ * one destination range inside the window. */
+static void *kw_real(void *_Atomic *slot, const char *name)
 {
-    static pread_fn real;
-    if (!real && !(real = (pread_fn)w15_real_dlsym(RTLD_NEXT, "pread"))) {
+    void *f = atomic_load_explicit(slot, memory_order_relaxed);
+    if (!f && (f = w15_real_dlsym(RTLD_NEXT, name)))
+        atomic_store_explicit(slot, f, memory_order_relaxed);
+    if (!f)
         errno = ENOSYS;
-        return -1;
-    }
-    int e = errno;
-    int c = kernel_write_begin(buf, n);
-    errno = e;
-    ssize_t r = real(fd, buf, n, off);
-    kernel_write_end(c);
-    return r;
+    return f;
 }
 
-W15_EXPORT ssize_t pread64(int fd, void *buf, size_t n, off64_t off)
+static inline int kw_open(void)
 {
-    static pread64_fn real;
-    if (!real && !(real = (pread64_fn)w15_real_dlsym(RTLD_NEXT, "pread64"))) {
-        errno = ENOSYS;
-        return -1;
-    }
-    int e = errno;
-    int c = kernel_write_begin(buf, n);
-    errno = e;
-    ssize_t r = real(fd, buf, n, off);
-    kernel_write_end(c);
-    return r;
+    return kernel_write_begin(NULL, 0);
 }
 
-W15_EXPORT ssize_t readv(int fd, const struct iovec *iov, int cnt)
+static inline void kw_add(int c, const void *p, size_t n)
 {
-    static readv_fn real;
-    if (!real && !(real = (readv_fn)w15_real_dlsym(RTLD_NEXT, "readv"))) {
-        errno = ENOSYS;
-        return -1;
-    }
-    int e = errno;
-    int c = kernel_write_begin(NULL, 0); /* one capture-free window for them all */
-    for (int i = 0; c && iov && i < cnt && i < 1024; i++)
-        kernel_write_end(kernel_write_begin(iov[i].iov_base, iov[i].iov_len));
-    errno = e;
-    ssize_t r = real(fd, iov, cnt);
-    kernel_write_end(c);
-    return r;
+    if (c && p && n)
+        kernel_write_end(kernel_write_begin(p, n));
 }
+
+#define KW_MAX_RANGES 1024 /* more iovecs or messages than the kernel takes (IOV_MAX, UIO_MAXIOV) */
+
+static int kw_one(const void *p, size_t n)
+{
+    int c = kw_open();
+    kw_add(c, p, n);
+    return c;
+}
+
+static int kw_mul(const void *p, size_t size, size_t n)
+{
+    return kw_one(p, size && n > SIZE_MAX / size ? SIZE_MAX : size * n);
+}
+
+static void kw_add_iov(int c, const struct iovec *iov, size_t cnt)
+{
+    for (size_t i = 0; c && iov && i < cnt && i < KW_MAX_RANGES; i++)
+        kw_add(c, iov[i].iov_base, iov[i].iov_len);
+}
+
+static int kw_iov(const struct iovec *iov, int cnt)
+{
+    int c = kw_open();
+    kw_add_iov(c, iov, cnt > 0 ? (size_t)cnt : 0);
+    return c;
+}
+
+/* What the kernel fills in a message header: the data, the sender's
+ * address, the ancillary data and the header's own lengths and flags. */
+static void kw_add_msg(int c, const struct msghdr *mh)
+{
+    if (!c || !mh)
+        return;
+    kw_add(c, mh, sizeof *mh);
+    kw_add_iov(c, mh->msg_iov, mh->msg_iovlen);
+    kw_add(c, mh->msg_name, mh->msg_namelen);
+    kw_add(c, mh->msg_control, mh->msg_controllen);
+}
+
+static int kw_msg(const struct msghdr *mh)
+{
+    int c = kw_open();
+    kw_add_msg(c, mh);
+    return c;
+}
+
+static int kw_mmsg(const struct mmsghdr *v, unsigned int vlen)
+{
+    int c = kw_open();
+    for (unsigned int i = 0; c && v && i < vlen && i < KW_MAX_RANGES; i++) {
+        kw_add(c, &v[i], sizeof v[i]);
+        kw_add_msg(c, &v[i].msg_hdr);
+    }
+    return c;
+}
+
+static int kw_from(const void *buf, size_t n, const void *addr, const socklen_t *alen)
+{
+    int c = kw_open();
+    kw_add(c, buf, n);
+    if (alen) {
+        kw_add(c, alen, sizeof *alen);
+        kw_add(c, addr, *alen);
+    }
+    return c;
+}
+
+/* Asynchronous reads: not counted (the window would end too early). */
+static int kw_aio(const struct aiocb *cb)
+{
+    if (cb)
+        kernel_write_async((const void *)cb->aio_buf, cb->aio_nbytes);
+    return 0;
+}
+
+static int kw_lio(struct aiocb *const *list, int n)
+{
+    for (int i = 0; list && i < n && i < KW_MAX_RANGES; i++)
+        if (list[i] && list[i]->aio_lio_opcode == LIO_READ)
+            kw_aio(list[i]);
+    return 0;
+}
+
+/* The wrapper `ret name params`: ENTER (errno kept) before the real call
+ * with ARGS, kernel_write_end after it; FAIL when there is no real one. */
+#define KW_WRAP(ret, name, params, args, enter, fail)                                                              \
+    W15_EXPORT ret name params                                                                                     \
+    {                                                                                                              \
+        static void *_Atomic real_;                                                                                \
+        ret(*f_) params = (ret(*) params)kw_real(&real_, #name);                                                   \
+        if (!f_)                                                                                                   \
+            return fail;                                                                                           \
+        int e_ = errno;                                                                                            \
+        int c_ = enter;                                                                                            \
+        errno = e_;                                                                                                \
+        ret r_ = f_ args;                                                                                          \
+        kernel_write_end(c_);                                                                                      \
+        return r_;                                                                                                 \
+    }
+
+KW_WRAP(ssize_t, read, (int fd, void *buf, size_t n), (fd, buf, n), kw_one(buf, n), -1)
+KW_WRAP(ssize_t, pread, (int fd, void *buf, size_t n, off_t off), (fd, buf, n, off), kw_one(buf, n), -1)
+KW_WRAP(ssize_t, pread64, (int fd, void *buf, size_t n, off64_t off), (fd, buf, n, off), kw_one(buf, n), -1)
+KW_WRAP(ssize_t, readv, (int fd, const struct iovec *iov, int cnt), (fd, iov, cnt), kw_iov(iov, cnt), -1)
+KW_WRAP(ssize_t, preadv, (int fd, const struct iovec *iov, int cnt, off_t off), (fd, iov, cnt, off),
+        kw_iov(iov, cnt), -1)
+KW_WRAP(ssize_t, preadv64, (int fd, const struct iovec *iov, int cnt, off64_t off), (fd, iov, cnt, off),
+        kw_iov(iov, cnt), -1)
+KW_WRAP(ssize_t, preadv2, (int fd, const struct iovec *iov, int cnt, off_t off, int fl), (fd, iov, cnt, off, fl),
+        kw_iov(iov, cnt), -1)
+KW_WRAP(ssize_t, preadv64v2, (int fd, const struct iovec *iov, int cnt, off64_t off, int fl),
+        (fd, iov, cnt, off, fl), kw_iov(iov, cnt), -1)
+KW_WRAP(ssize_t, recv, (int fd, void *buf, size_t n, int fl), (fd, buf, n, fl), kw_one(buf, n), -1)
+KW_WRAP(ssize_t, recvfrom, (int fd, void *buf, size_t n, int fl, struct sockaddr *a, socklen_t *alen),
+        (fd, buf, n, fl, a, alen), kw_from(buf, n, a, alen), -1)
+KW_WRAP(ssize_t, recvmsg, (int fd, struct msghdr *mh, int fl), (fd, mh, fl), kw_msg(mh), -1)
+KW_WRAP(int, recvmmsg, (int fd, struct mmsghdr *v, unsigned int vlen, int fl, struct timespec *to),
+        (fd, v, vlen, fl, to), kw_mmsg(v, vlen), -1)
+/* stdio: an unbuffered or large fread reads straight into the destination
+ * through glibc's internal read, not ours */
+#undef fread_unlocked
+KW_WRAP(size_t, fread, (void *buf, size_t size, size_t n, FILE *f), (buf, size, n, f), kw_mul(buf, size, n), 0)
+KW_WRAP(size_t, fread_unlocked, (void *buf, size_t size, size_t n, FILE *f), (buf, size, n, f),
+        kw_mul(buf, size, n), 0)
+/* POSIX asynchronous reads (glibc's helper threads call its internal
+ * pread after these return) */
+KW_WRAP(int, aio_read, (struct aiocb *cb), (cb), kw_aio(cb), -1)
+KW_WRAP(int, aio_read64, (struct aiocb64 *cb), (cb), kw_aio((const struct aiocb *)(const void *)cb), -1)
+KW_WRAP(int, lio_listio, (int mode, struct aiocb *const list[], int n, struct sigevent *sev), (mode, list, n, sev),
+        kw_lio(list, n), -1)
+KW_WRAP(int, lio_listio64, (int mode, struct aiocb64 *const list[], int n, struct sigevent *sev),
+        (mode, list, n, sev), kw_lio((struct aiocb *const *)(const void *)list, n), -1)
 
 int w15_maps_fault(const siginfo_t *si)
 {
@@ -853,7 +977,7 @@ static int capture_run(w15_thread_t *t, map_t *m, size_t first, size_t end)
     size_t lo = SIZE_MAX;
     /* a kernel write in flight: nothing is protected (the pages stay
      * dirty and writable, compared again next time) */
-    int can = protect_begin() == 0;
+    int can = protect_begin(m) == 0;
     for (size_t k = can ? first : end + 1; k <= end; k++) {
         int prot = 0;
         if (k < end) {
@@ -916,7 +1040,7 @@ static int capture(w15_thread_t *t, map_t *m)
     size_t np = (m->phi - m->plo) / page_size;
     if (m->all_next) {
         /* clean and protected again, then everything */
-        if (protect_begin() == 0) {
+        if (protect_begin(m) == 0) {
             atomic_store(&m->any, 0);
             dirty_clear(m);
             memset(m->hot, 0, np);
@@ -998,7 +1122,7 @@ static void protect_setup(map_t *m)
     m->stamp = calloc(np, sizeof *m->stamp);
     if (!m->dirty || !m->hot || !m->idle || !m->stamp || slot_publish(m))
         goto compare;
-    if (protect_begin() != 0) {
+    if (protect_begin(m) != 0) {
         unprotect(m);
         goto compare;
     }
