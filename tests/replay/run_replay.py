@@ -262,6 +262,26 @@ def kind_order(a, path):
              max(0, len(want) - len(got2)), checked2[3], r2.returncode))
 
 
+def kind_window(a, path):
+    # headless: the note that the trace needs a window, also with -q
+    r = run([a.wip15, 'replay', '-q', '--check', path])
+    hint = [ln for ln in r.stderr.splitlines() if 'replay with --window' in ln]
+    if not hint:
+        fail('the headless replay of a trace reading the front buffer did not ask for --window:\n%s%s'
+             % (r.stdout, r.stderr))
+    headless = check_line(r)
+    # in an X window: every read-back, frame and error value as recorded
+    r2 = run([a.wip15, 'replay', '-q', '--window', '--check', path])
+    checked = check_line(r2)
+    if r2.returncode != 0 or checked[3] or checked[0] < 4:
+        fail('--window --check: exit %d, %s (readbacks, frames, errors, mismatches)\n%s'
+             % (r2.returncode, checked, r2.stderr))
+    if 'replay with --window' in r2.stderr:
+        fail('the --window replay still asks for --window:\n%s' % r2.stderr)
+    print('ok: headless: %s; %d mismatches; --window: %d readbacks, %d frames, %d error values, no mismatch'
+          % (hint[0], headless[3], checked[0], checked[1], checked[2]))
+
+
 def kind_timing(a, path):
     import json
     n = swaps(a, path)
@@ -363,7 +383,7 @@ def kind_usage(a):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('kind', choices=['frames', 'selfcheck', 'gears', 'hostile', 'bench', 'data',
-                                     'usage', 'midstart', 'order', 'timing', 'progress'])
+                                     'usage', 'midstart', 'order', 'timing', 'progress', 'window'])
     ap.add_argument('--load-wtf')
     ap.add_argument('--wip15', default='wip15')
     ap.add_argument('--window', action='store_true')
@@ -409,6 +429,8 @@ def main():
             kind_timing(a, path)
         elif a.kind == 'progress':
             kind_progress(a, path)
+        elif a.kind == 'window':
+            kind_window(a, path)
         else:
             print(replay(a, path, '-q', '--benchmark').stdout, end='')
     finally:
