@@ -577,8 +577,9 @@ typedef struct w15_writer_opts {
     w15_comp_t blob_method;   /* default W15_COMP_LZ4 */
     int zlib_level;           /* 1..9, default 6 (used with W15_COMP_ZLIB) */
     uint32_t min_blob;        /* blobs smaller than this are stored raw; default 64 */
-    int stream_lz4;           /* 1 = wrap the whole file in an LZ4 frame (docs/FORMAT.md
-                                 "Compressed stream"); default 0 */
+    int stream_lz4;           /* 1 = wrap the whole file in LZ4 frames, incompressible
+                                 blobs in data frames (docs/FORMAT.md "Compressed
+                                 stream"); default 0 */
     uint32_t max_functions;   /* header fields */
     uint32_t max_groups;
 } w15_writer_opts_t;

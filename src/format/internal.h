@@ -22,6 +22,12 @@ static inline uint64_t w15_le64(const uint8_t *p)
     return (uint64_t)w15_le32(p) | (uint64_t)w15_le32(p + 4) << 32;
 }
 
+/* The LZ4 frame dictionary ID that marks a data frame (bytes "W15D"):
+ * writer.c writes large blobs in such frames, reader.c treats a compressed
+ * stream whose last frame is one as cut (docs/FORMAT.md "Compressed
+ * stream"). */
+#define W15_DATA_FRAME_ID 0x44353157u
+
 /* ---- compress.c: blob compression ---------------------------------- */
 
 /* Compression state kept by a writer so that each blob does not pay for
@@ -38,6 +44,11 @@ size_t w15_compress_bound(const w15_compressor_t *c, size_t n);
  * compressed size, or 0 when compression failed or did not shrink the data
  * (the caller then stores the blob raw). */
 size_t w15_compress(w15_compressor_t *c, const void *src, size_t n, void *dst, size_t cap);
+
+/* A cheap guess whether `n` bytes at `src` are worth compressing: 0 when an
+ * 8 KiB sample of them (LZ4 only, blobs of 32 KiB or more) does not shrink
+ * by 1/256; 1 otherwise (then w15_compress decides). */
+int w15_compress_probe(w15_compressor_t *c, const void *src, size_t n);
 
 /* Largest decompressed size a compressed blob of `csize` bytes can have with
  * `method` (LZ4 < 255:1, deflate < 1032:1, plus slack). */

@@ -173,7 +173,9 @@ struct w15_reader {
     size_t inlen, inpos;
     uint64_t in_consumed;  /* compressed bytes consumed */
     size_t lz4_hint;       /* input size LZ4F expects next (one block at a time) */
-    int lz4_cut;           /* the file ended inside an LZ4 frame (no end mark) */
+    int lz4_cut;           /* the file ended inside an LZ4 frame (1: no end mark) or after a data frame (2) */
+    int lz4_info;          /* the current frame's header was looked at */
+    int lz4_data;          /* the current (or last ended) frame is a data frame */
 
     w15_header_t hdr;
     map_t funcs, groups;
@@ -299,7 +301,7 @@ static int fill(w15_reader_t *r)
             r->src_eof = 1;
             /* LZ4F still expects input: the frame was never finished, so
              * the file was cut even if it ends between two operations */
-            r->lz4_cut = r->lz4_hint != 0;
+            r->lz4_cut = r->lz4_hint != 0 ? 1 : r->lz4_data ? 2 : 0;
             return P_SHORT;
         }
         /* Feed at most what LZ4F asks for (the next block), so that the
@@ -320,6 +322,18 @@ static int fill(w15_reader_t *r)
         r->st.file_bytes += ssz;
         r->wlen += dsz;
         r->lz4_hint = hint;
+        if (hint == 0) {
+            r->lz4_info = 0; /* frame ended; lz4_data stays the ended frame's */
+        } else if (!r->lz4_info) {
+            /* is it a data frame (large blobs; the writer never ends a
+             * trace with one)?  An error: the header is not complete yet. */
+            LZ4F_frameInfo_t fi;
+            size_t none = 0;
+            if (!LZ4F_isError(LZ4F_getFrameInfo(r->dctx, &fi, NULL, &none))) {
+                r->lz4_info = 1;
+                r->lz4_data = fi.dictID == W15_DATA_FRAME_ID;
+            }
+        }
         if (dsz > 0)
             return P_OK;
     }
@@ -973,9 +987,9 @@ w15_next_t w15_reader_next(w15_reader_t *r, w15_op_t *op, w15_error_t *err)
     uint8_t opcode;
     int rc = ensure(r, 1);
     if (rc == P_SHORT && r->lz4_cut) {
-        snprintf(r->short_detail, sizeof r->short_detail,
-                 "; the LZ4 frame has no end mark (the writer did not finish: killed, crashed or "
-                 "the file was cut)");
+        snprintf(r->short_detail, sizeof r->short_detail, "%s (the writer did not finish: killed, crashed or "
+                 "the file was cut)", r->lz4_cut == 1 ? "; the LZ4 frame has no end mark"
+                                                      : "; the LZ4 stream ends with a data frame");
         return truncated(r, err);
     }
     if (rc == P_SHORT) {

@@ -4,7 +4,16 @@
  * the committed part into `out` (the WIP15 stream staging buffer),
  * compressing the blobs on the way; a full `out` goes to the file, through
  * the LZ4 frame compressor when opts.stream_lz4 is set.  There is no system
- * call per submit unless `out` fills. */
+ * call per submit unless `out` fills.
+ *
+ * With stream_lz4, a blob of min_blob bytes or more that its own
+ * compression does not shrink (incompressible data) is written in a *data
+ * frame* (docs/FORMAT.md "Compressed stream"): the stream's LZ4 frame is
+ * ended before it and a new one begun after it, so its bytes are neither
+ * tried a second time nor checksummed nor copied: one writev(2) sends them
+ * from the caller's buffer.  Blobs that did shrink go through the stream's
+ * compression as well, which shrinks them again (repetitive data 4.5x,
+ * images 14 %: docs/PERFORMANCE.md). */
 #include "internal.h"
 
 #include <errno.h>
@@ -13,6 +22,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #define OUT_CAP (1u << 20)          /* staging buffer */
@@ -34,6 +44,9 @@ struct w15_writer {
     LZ4F_preferences_t prefs;
     uint8_t *zbuf;
     size_t zcap;
+    uint8_t fhead[LZ4F_HEADER_SIZE_MAX]; /* the next stream frame's header */
+    int in_df;       /* a data frame is open (the stream's frame has ended) */
+    int incompressible; /* the last blob tried did not compress: probe the next */
 
     int failed;
     w15_error_t ferr;
@@ -66,11 +79,17 @@ static int fail(w15_writer_t *w, w15_error_t *err, w15_errcode_t code, const cha
     return -1;
 }
 
-/* write(2) all of it: retries on EINTR and short writes, waits on EAGAIN. */
-static int write_all(w15_writer_t *w, const uint8_t *p, size_t n, w15_error_t *err)
+/* writev(2) all of iov[0..n) (modified): retries on EINTR and short
+ * writes, waits on EAGAIN. */
+static int write_iov(w15_writer_t *w, struct iovec *iov, int n, w15_error_t *err)
 {
     while (n > 0) {
-        ssize_t r = write(w->fd, p, n > (1u << 30) ? (1u << 30) : n);
+        if (iov->iov_len == 0) {
+            iov++;
+            n--;
+            continue;
+        }
+        ssize_t r = writev(w->fd, iov, n);
         if (r < 0) {
             if (errno == EINTR)
                 continue;
@@ -85,18 +104,38 @@ static int write_all(w15_writer_t *w, const uint8_t *p, size_t n, w15_error_t *e
         if (r == 0)
             return fail(w, err, W15_E_IO, "cannot write at file byte %llu: write returned 0",
                         (unsigned long long)w->st.file_bytes);
-        p += r;
-        n -= (size_t)r;
         w->st.file_bytes += (uint64_t)r;
+        for (size_t k = (size_t)r; k > 0;) {
+            size_t t = k < iov->iov_len ? k : iov->iov_len;
+            iov->iov_base = (uint8_t *)iov->iov_base + t;
+            iov->iov_len -= t;
+            k -= t;
+            if (iov->iov_len == 0) {
+                iov++;
+                n--;
+            }
+        }
     }
     return 0;
 }
 
-/* Send WIP15 stream bytes to the file (through the LZ4 frame, if any). */
+static int write_all(w15_writer_t *w, const uint8_t *p, size_t n, w15_error_t *err)
+{
+    struct iovec v = {(void *)(uintptr_t)p, n};
+    return write_iov(w, &v, 1, err);
+}
+
+static int end_data_frame(w15_writer_t *w, w15_error_t *err);
+
+/* Send WIP15 stream bytes to the file (through the LZ4 frame, if any; an
+ * open data frame ends first). */
+
 static int push_stream(w15_writer_t *w, const uint8_t *p, size_t n, w15_error_t *err)
 {
     if (!w->cctx)
         return write_all(w, p, n, err);
+    if (w->in_df && end_data_frame(w, err) != 0)
+        return -1;
     while (n > 0) {
         size_t chunk = n < w->ocap ? n : w->ocap;
         size_t r = LZ4F_compressUpdate(w->cctx, w->zbuf, w->zcap, p, chunk, NULL);
@@ -148,13 +187,98 @@ static void put_header(uint8_t *h, uint8_t method, uint32_t size, uint32_t csize
     }
 }
 
+static void put_le32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* A data frame's header (docs/FORMAT.md "Compressed stream"): the LZ4
+ * frame magic; FLG 0x61 (version 01, independent blocks, no block or
+ * content checksum, a dictionary ID); BD 0x70 (blocks of up to 4 MiB); the
+ * dictionary ID W15_DATA_FRAME_ID, "W15D", which marks it; the header
+ * checksum byte ((XXH32 of FLG..dictionary ID, seed 0) >> 8 & 0xFF). */
+#define DF_BLOCK (4u << 20)
+#define DF_INLINE 128u /* staged stream bytes that go raw into an open data frame */
+static const uint8_t df_head[11] = {0x04, 0x22, 0x4D, 0x18, 0x61, 0x70, 'W', '1', '5', 'D', 0xE2};
+
+static const uint8_t endmark[4];
+
+/* End the open data frame: its end mark, then the header of the next
+ * stream frame (compressed stream bytes follow). */
+static int end_data_frame(w15_writer_t *w, w15_error_t *err)
+{
+    w->in_df = 0;
+    size_t b = LZ4F_compressBegin(w->cctx, w->fhead, sizeof w->fhead, &w->prefs);
+    if (LZ4F_isError(b))
+        return fail(w, err, W15_E_BAD_STREAM, "cannot start the LZ4 frame: %s", LZ4F_getErrorName(b));
+    struct iovec iov[2] = {{(void *)(uintptr_t)endmark, sizeof endmark}, {w->fhead, b}};
+    return write_iov(w, iov, 2, err);
+}
+
+/* An incompressible blob (header `hdr`, bytes pay[0..plen)) as uncompressed
+ * blocks of a data frame: the open one when the stream bytes staged since
+ * its last blob are few (DF_INLINE; they go into the block raw), else a new
+ * one after the staged bytes have gone through the stream's frame and that
+ * frame has ended.  One writev, no copy. */
+static int df_blob(w15_writer_t *w, const uint8_t *hdr, const uint8_t *pay, size_t plen, w15_error_t *err)
+{
+    enum { NB = 32 };
+    struct iovec iov[2 * NB + 8];
+    uint8_t head[sizeof df_head + 4], bh[NB][4];
+    int n = 0, nb = 0;
+    size_t hl = 0, pre = 0;
+    if (w->in_df && w->olen <= DF_INLINE) {
+        pre = w->olen;
+    } else {
+        if (drain(w, err) != 0) /* ends an open data frame first (push_stream) */
+            return -1;
+        size_t e = LZ4F_compressEnd(w->cctx, w->zbuf, w->zcap, NULL);
+        if (LZ4F_isError(e))
+            return fail(w, err, W15_E_BAD_STREAM, "LZ4 frame end failed: %s", LZ4F_getErrorName(e));
+        iov[n++] = (struct iovec){w->zbuf, e};
+        memcpy(head, df_head, sizeof df_head);
+        hl = sizeof df_head;
+        w->in_df = 1;
+    }
+    size_t total = pre + W15_DATA_HEADER + plen;
+    size_t blk = total < DF_BLOCK ? total : DF_BLOCK;
+    put_le32(head + hl, 0x80000000u | (uint32_t)blk); /* high bit: stored as is */
+    iov[n++] = (struct iovec){head, hl + 4};
+    iov[n++] = (struct iovec){w->out, pre};
+    iov[n++] = (struct iovec){(void *)(uintptr_t)hdr, W15_DATA_HEADER};
+    size_t k = blk - pre - W15_DATA_HEADER;
+    iov[n++] = (struct iovec){(void *)(uintptr_t)pay, k};
+    for (pay += k, plen -= k; plen > 0; pay += k, plen -= k) {
+        if (nb == NB) {
+            if (write_iov(w, iov, n, err) != 0)
+                return -1;
+            n = nb = 0;
+        }
+        k = plen < DF_BLOCK ? plen : DF_BLOCK;
+        put_le32(bh[nb], 0x80000000u | (uint32_t)k);
+        iov[n++] = (struct iovec){bh[nb++], 4};
+        iov[n++] = (struct iovec){(void *)(uintptr_t)pay, k};
+    }
+    w->olen = 0;
+    return write_iov(w, iov, n, err);
+}
+
 /* Emit one Data value whose raw form (header None,size,size + bytes) is at
  * `hdr`, compressed when that pays. */
 static int emit_blob(w15_writer_t *w, const uint8_t *hdr, uint32_t size, w15_error_t *err)
 {
     const uint8_t *raw = hdr + W15_DATA_HEADER;
     w->st.blob_bytes_raw += size;
-    size_t bound = (w->comp && size >= w->o.min_blob) ? w15_compress_bound(w->comp, size) : 0;
+    int big = w->comp && size >= w->o.min_blob;
+    /* after a blob that did not compress, the next is probed first (a
+     * sample), so a run of incompressible data is not compressed in full;
+     * after one that did, it is compressed directly */
+    size_t bound = big && (!w->incompressible || w15_compress_probe(w->comp, raw, size))
+                       ? w15_compress_bound(w->comp, size)
+                       : 0;
+    if (big)
+        w->incompressible = 1; /* until compression succeeds below */
     if (bound) {
         size_t need = W15_DATA_HEADER + bound;
         if (w->ocap - w->olen < need && drain(w, err) != 0)
@@ -163,6 +287,7 @@ static int emit_blob(w15_writer_t *w, const uint8_t *hdr, uint32_t size, w15_err
             uint8_t *h = w->out + w->olen;
             size_t cs = w15_compress(w->comp, raw, size, h + W15_DATA_HEADER, bound);
             if (cs) {
+                w->incompressible = 0;
                 put_header(h, (uint8_t)w->o.blob_method, size, (uint32_t)cs);
                 w->olen += W15_DATA_HEADER + cs;
                 w->st.stream_bytes += W15_DATA_HEADER + cs;
@@ -178,6 +303,7 @@ static int emit_blob(w15_writer_t *w, const uint8_t *hdr, uint32_t size, w15_err
             size_t cs = w->scratch ? w15_compress(w->comp, raw, size, w->scratch, bound) : 0;
             int rc = 0;
             if (cs) {
+                w->incompressible = 0;
                 uint8_t h[W15_DATA_HEADER];
                 put_header(h, (uint8_t)w->o.blob_method, size, (uint32_t)cs);
                 w->st.blob_bytes_stored += cs;
@@ -193,6 +319,10 @@ static int emit_blob(w15_writer_t *w, const uint8_t *hdr, uint32_t size, w15_err
         }
     }
     w->st.blob_bytes_stored += size;
+    if (big && w->cctx) { /* incompressible: not tried again, in a data frame */
+        w->st.stream_bytes += W15_DATA_HEADER + (size_t)size;
+        return df_blob(w, hdr, raw, size, err);
+    }
     return out_put(w, hdr, W15_DATA_HEADER + (size_t)size, err);
 }
 
@@ -250,7 +380,7 @@ int w15_writer_flush(w15_writer_t *w, w15_error_t *err)
     }
     if (drain(w, err) != 0)
         return -1;
-    if (w->cctx) {
+    if (w->cctx && !w->in_df) {
         size_t r = LZ4F_flush(w->cctx, w->zbuf, w->zcap, NULL);
         if (LZ4F_isError(r))
             return fail(w, err, W15_E_BAD_STREAM, "LZ4 frame flush failed: %s", LZ4F_getErrorName(r));
@@ -277,6 +407,8 @@ int w15_writer_close(w15_writer_t *w, w15_error_t *err)
     if (!w)
         return 0;
     int rc = w15_writer_flush(w, err);
+    if (rc == 0 && w->in_df) /* a trace ends with a stream frame */
+        rc = end_data_frame(w, err);
     if (rc == 0 && w->cctx) {
         size_t r = LZ4F_compressEnd(w->cctx, w->zbuf, w->zcap, NULL);
         if (LZ4F_isError(r))
@@ -408,10 +540,26 @@ static int crash_write_fd(int fd, const uint8_t *p, size_t n)
 /* WIP15 stream bytes to the file, through the LZ4 frame if there is one
  * (LZ4F_compressUpdate and LZ4F_flush allocate nothing: the context and
  * its buffers were allocated by LZ4F_compressBegin, zbuf by the writer). */
+/* An open data frame ends first: its end mark and a new stream frame
+ * (LZ4F_compressBegin allocates nothing once the context has its buffers). */
+static int crash_end_df(w15_writer_t *w)
+{
+    if (!w->in_df)
+        return 0;
+    w->in_df = 0;
+    size_t b = LZ4F_compressBegin(w->cctx, w->fhead, sizeof w->fhead, &w->prefs);
+    return LZ4F_isError(b) || crash_write_fd(w->fd, endmark, sizeof endmark) ||
+                   crash_write_fd(w->fd, w->fhead, b)
+               ? -1
+               : 0;
+}
+
 static int crash_stream(w15_writer_t *w, const uint8_t *p, size_t n)
 {
     if (!w->cctx)
         return crash_write_fd(w->fd, p, n);
+    if (crash_end_df(w))
+        return -1;
     while (n > 0) {
         size_t chunk = n < w->ocap ? n : w->ocap;
         size_t r = LZ4F_compressUpdate(w->cctx, w->zbuf, w->zcap, p, chunk, NULL);
@@ -435,7 +583,7 @@ int w15_writer_crash_write(w15_writer_t *w, const void *p, size_t n)
     }
     if (rc == 0)
         rc = crash_stream(w, p, n);
-    if (rc == 0 && w->cctx) {
+    if (rc == 0 && w->cctx && !w->in_df) {
         size_t r = LZ4F_flush(w->cctx, w->zbuf, w->zcap, NULL);
         rc = LZ4F_isError(r) || (r && crash_write_fd(w->fd, w->zbuf, r)) ? -1 : 0;
     }
@@ -450,6 +598,10 @@ int w15_writer_crash_end(w15_writer_t *w)
         return -1;
     if (!w->cctx || w->ended)
         return 0;
+    if (crash_end_df(w)) {
+        w->failed = 1;
+        return -1;
+    }
     size_t r = LZ4F_compressEnd(w->cctx, w->zbuf, w->zcap, NULL);
     int rc = LZ4F_isError(r) || (r && crash_write_fd(w->fd, w->zbuf, r)) ? -1 : 0;
     w->ended = 1;

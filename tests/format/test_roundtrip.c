@@ -1,5 +1,6 @@
 /* test_roundtrip.c -- writer -> reader for every type and blob method,
  * with and without the LZ4 stream, from memory and from a file. */
+#define _GNU_SOURCE /* memmem */
 #include "common.h"
 
 #include <errno.h>
@@ -375,6 +376,194 @@ static void concatenated_frames(void)
 }
 static void pipe_lz4(void) { pipe_input(1); }
 
+/* ---- data frames (docs/FORMAT.md "Compressed stream") ---------------- */
+
+static void fill_random(uint8_t *p, size_t n, uint64_t seed)
+{
+    for (size_t i = 0; i < n; i++) {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        p[i] = (uint8_t)(seed >> 24);
+    }
+}
+
+/* One call of "f" (one Data argument, `pay`) with `nx` extras named "x"
+ * (Data `xpay` each); `small` calls of "g" (no arguments) before it. */
+static void df_call(w15_buf_t *b, const uint8_t *pay, uint32_t n, const uint8_t *xpay, uint32_t xn, int small)
+{
+    for (int k = 0; k < small; k++) {
+        w15_buf_reserve(b, 16);
+        w15_put_u8(b, W15_OP_CALL);
+        w15_put_u32(b, 1); /* g */
+        w15_put_u32(b, 0); /* no extras */
+        w15_buf_commit(b, 1);
+    }
+    w15_buf_reserve(b, 64);
+    w15_put_u8(b, W15_OP_CALL);
+    w15_put_u32(b, 0); /* f */
+    REQUIRE(w15_put_data(b, pay, n) == 0);
+    w15_buf_reserve(b, 64);
+    w15_put_u32(b, xpay ? 1 : 0);
+    if (xpay) {
+        w15_put_string(b, "x", 1);
+        REQUIRE(w15_put_data(b, xpay, xn) == 0);
+    }
+    w15_buf_commit(b, 1);
+}
+
+#define DF_RND (15u << 20)
+#define DF_BIG ((9u << 20) - 3)
+static uint8_t *df_rnd, *df_rep;
+
+/* The sequence of the data-frame tests; `flush_at` >= 0: also flush after
+ * that step.  Returns the writer still open when `keep_open`. */
+static w15_writer_t *df_write(const char *path, int lz4, int flush_at, int keep_open)
+{
+    w15_writer_opts_t o;
+    w15_writer_opts_default(&o);
+    o.stream_lz4 = lz4;
+    o.min_blob = 4096;
+    o.max_functions = 2;
+    w15_error_t err;
+    w15_writer_t *w = w15_writer_open(path, 1, &o, &err);
+    if (!w)
+        abort();
+    w15_buf_t b;
+    w15_buf_init(&b, 0);
+    w15_put_decl_func(&b, 0, "f", (w15_type_t){0, 0, 0}, 1, (w15_type_t[]){{W15_DATA, 0, 0}});
+    w15_put_decl_func(&b, 1, "g", (w15_type_t){0, 0, 0}, 0, NULL);
+    for (int step = 0; step < 8; step++) {
+        switch (step) {
+        case 0: df_call(&b, df_rnd, 100000, NULL, 0, 0); break;             /* opens a data frame */
+        case 1: df_call(&b, df_rnd + 100000, 50000, NULL, 0, 1); break;          /* probed, into the open frame */
+        case 2: df_call(&b, df_rnd + 150000, 40000, NULL, 0, 100); break;        /* many bytes between: new frame */
+        case 3: df_call(&b, df_rep, 100000, NULL, 0, 0); break;             /* compressible: the stream */
+        case 4: df_call(&b, df_rnd + (1u << 20), DF_BIG, NULL, 0, 0); break;     /* 3 blocks of up to 4 MiB */
+        case 5: df_call(&b, df_rnd + (11u << 20), 5000, df_rnd + (12u << 20), 70000, 2); break; /* op ends with a data frame */
+        case 6: df_call(&b, df_rnd + (13u << 20), 300, NULL, 0, 3); break;            /* under min_blob */
+        case 7: df_call(&b, df_rnd + (14u << 20), 200000, NULL, 0, 0); break;
+        }
+        if (w15_writer_submit(w, &b, &err) != 0 || (step == flush_at && w15_writer_flush(w, &err) != 0))
+            abort();
+    }
+    w15_buf_free(&b);
+    if (keep_open)
+        return w;
+    if (w15_writer_close(w, &err) != 0)
+        abort();
+    return NULL;
+}
+
+/* Decode a whole LZ4 stream with liblz4 (frame after frame). */
+static uint8_t *lz4_unwrap(const uint8_t *p, size_t n, size_t *outn)
+{
+    LZ4F_dctx *d;
+    if (LZ4F_isError(LZ4F_createDecompressionContext(&d, LZ4F_VERSION)))
+        abort();
+    size_t cap = 4 * n + (1 << 20), len = 0, pos = 0;
+    uint8_t *out = malloc(cap);
+    while (pos < n) {
+        size_t dsz = cap - len, ssz = n - pos;
+        size_t r = LZ4F_decompress(d, out + len, &dsz, p + pos, &ssz, NULL);
+        if (LZ4F_isError(r))
+            abort();
+        pos += ssz;
+        len += dsz;
+    }
+    LZ4F_freeDecompressionContext(d);
+    *outn = len;
+    return out;
+}
+
+static int read_calls(const uint8_t *p, size_t n, w15_error_t *err, int *calls)
+{
+    w15_reader_t *r = w15_reader_open_mem(p, n, "df", err);
+    if (!r)
+        abort();
+    w15_op_t op;
+    w15_next_t x;
+    *calls = 0;
+    while ((x = w15_reader_next(r, &op, err)) <= W15_NEXT_CALL) {
+        if (x != W15_NEXT_CALL)
+            continue;
+        ++*calls;
+        const uint8_t *d = w15_reader_blob(r, &op.call->args[0].v.data[0], err);
+        CHECK(d != NULL);
+    }
+    w15_reader_close(r);
+    return (int)x;
+}
+
+static void data_frames(void)
+{
+    df_rnd = malloc(DF_RND);
+    df_rep = malloc(100000);
+    fill_random(df_rnd, DF_RND, 88172645463325252ull);
+    for (size_t i = 0; i < 100000; i++)
+        df_rep[i] = (uint8_t)(i * 7 + (i >> 8));
+    char *pp = tmp_path(), *pz = tmp_path();
+    df_write(pp, 0, -1, 0);
+    df_write(pz, 1, -1, 0);
+    size_t pn, zn, un = 0;
+    uint8_t *plain = slurp(pp, &pn), *z = slurp(pz, &zn);
+    /* the LZ4 stream decodes to exactly the plain writer's file */
+    uint8_t *u = lz4_unwrap(z, zn, &un);
+    CHECK_EQ(un, pn);
+    CHECK(un == pn && memcmp(u, plain, pn) == 0);
+    /* incompressible blobs are in the file verbatim, each right after a
+     * data frame block header (compressed once at most: never by the
+     * stream), and the file is hardly larger than the stream */
+    static const uint8_t mark[] = {0x04, 0x22, 0x4D, 0x18, 0x61, 0x70, 'W', '1', '5', 'D', 0xE2};
+    const uint8_t *m = memmem(z, zn, mark, sizeof mark);
+    CHECK(m != NULL);
+    CHECK(memmem(z, zn, df_rnd + 100000, 50000) != NULL);
+    CHECK(memmem(z, zn, df_rnd + (1u << 20), (4u << 20) - W15_DATA_HEADER) != NULL);
+    CHECK(memmem(z, zn, df_rnd + (14u << 20), 200000) != NULL);
+    CHECK(zn < pn + 400);
+    /* the compressible one went through the stream's compression */
+    CHECK(memmem(z, zn, df_rep, 4096) == NULL);
+    int calls;
+    w15_error_t err;
+    CHECK_EQ(read_calls(z, zn, &err, &calls), W15_NEXT_END);
+    CHECK_EQ(calls, 8 + 1 + 100 + 2 + 3);
+    /* a cut right after the data frame that ends call 5 (its extra is the
+     * op's last byte) is not a clean end */
+    const uint8_t *x5 = memmem(z, zn, df_rnd + (12u << 20), 70000);
+    REQUIRE(x5 != NULL);
+    size_t cut = (size_t)(x5 + 70000 - z) + 4; /* the data frame's end mark */
+    CHECK(cut < zn && memcmp(z + cut - 4, "\0\0\0\0", 4) == 0);
+    CHECK_EQ(read_calls(z, cut, &err, &calls), W15_NEXT_TRUNCATED);
+    CHECK_EQ(calls, 6 + 1 + 100 + 2); /* calls 0..5 and the small calls before them */
+    CHECK_HAS(err.msg, "the LZ4 stream ends with a data frame");
+    /* cut inside that data frame: no end mark */
+    CHECK_EQ(read_calls(z, cut - 4, &err, &calls), W15_NEXT_TRUNCATED);
+    CHECK_HAS(err.msg, "the LZ4 frame has no end mark");
+    free(u);
+    free(z);
+    /* a flush while a data frame is open: the file reads to there */
+    for (int at = 0; at < 8; at++) {
+        w15_writer_t *w = df_write(pz, 1, at, 1);
+        z = slurp(pz, &zn);
+        CHECK_EQ(read_calls(z, zn, &err, &calls), W15_NEXT_TRUNCATED);
+        CHECK_EQ(err.code, W15_E_TRUNCATED);
+        CHECK(calls >= 1);
+        free(z);
+        REQUIRE(w15_writer_close(w, &err) == 0);
+        z = slurp(pz, &zn);
+        CHECK_EQ(read_calls(z, zn, &err, &calls), W15_NEXT_END);
+        CHECK_EQ(calls, 114);
+        free(z);
+    }
+    free(plain);
+    unlink(pp);
+    unlink(pz);
+    free(pp);
+    free(pz);
+    free(df_rnd);
+    free(df_rep);
+}
+
 static void rt_none(void) { roundtrip(W15_COMP_NONE, 0); }
 static void rt_zlib(void) { roundtrip(W15_COMP_ZLIB, 0); }
 static void rt_lz4(void) { roundtrip(W15_COMP_LZ4, 0); }
@@ -632,6 +821,7 @@ int main(void)
     RUN(rt_zlib_stream);
     RUN(rt_lz4_stream);
     RUN(concatenated_frames);
+    RUN(data_frames);
     RUN(pipe_plain);
     RUN(pipe_lz4);
     RUN(window_crossing_plain);

@@ -11,6 +11,7 @@
 static uint64_t op_end[MAXOPS]; /* stream offset where op k ends */
 static int op_is_call[MAXOPS];
 static int nops;
+static int df_cuts; /* cuts right after a data frame, at an operation boundary */
 
 static void make_trace(const char *path, int lz4)
 {
@@ -30,9 +31,15 @@ static void make_trace(const char *path, int lz4)
     w15_type_t args[] = {{W15_UINT, 1, 0}, {W15_STRING, 0, 1}, {W15_DATA, 0, 0}, {W15_FLOAT, 0, 1}};
     w15_put_decl_func(&b, 2, "glThing", (w15_type_t){W15_INT, 0, 0}, 4, args);
     w15_put_decl_func(&b, 0, "glVoid", (w15_type_t){0, 0, 0}, 0, NULL);
-    uint8_t blob[200];
-    for (int i = 0; i < 200; i++)
+    uint8_t blob[200], rnd[200];
+    uint32_t x = 2463534242u;
+    for (int i = 0; i < 200; i++) {
         blob[i] = (uint8_t)(i % 10);
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        rnd[i] = (uint8_t)(x >> 24);
+    }
     for (int k = 0; k < 8; k++) {
         w15_buf_reserve(&b, 256);
         w15_put_u8(&b, W15_OP_CALL);
@@ -46,16 +53,21 @@ static void make_trace(const char *path, int lz4)
             w15_put_u32(&b, 2);
             w15_put_string(&b, "ab", 2);
             w15_put_string(&b, "xyz", 3);
-            w15_put_data(&b, blob, k % 2 ? 200 : 5);
+            /* k 3: incompressible (with lz4: a data frame) */
+            w15_put_data(&b, k == 3 ? rnd : blob, k % 2 ? 200 : 5);
             w15_buf_reserve(&b, 64);
             w15_put_u32(&b, 2);
             w15_put_f32(&b, 1.0f);
             w15_put_f32(&b, -2.0f);
             w15_put_svari(&b, -k);
-            w15_put_u32(&b, k == 4 ? 1 : 0);
+            w15_put_u32(&b, k == 4 || k == 6 ? 1 : 0);
             if (k == 4) {
                 w15_put_string(&b, "wip15.ptr", 9);
                 w15_put_data(&b, "\xff\xff\xff\xff\0\0\0\0\0\0\0\0", 12);
+            }
+            if (k == 6) { /* the op ends with an incompressible blob */
+                w15_put_string(&b, "x", 1);
+                w15_put_data(&b, rnd + 50, 100);
             }
         }
         w15_buf_commit(&b, 1);
@@ -177,7 +189,9 @@ static void check_cut(const uint8_t *p, size_t cut, size_t avail, int lz4, int w
         int ok = strncmp(err.msg, want, wl) == 0 &&
                  (*tail == 0 ||
                   (strncmp(tail, "; the ", 6) == 0 && strstr(tail, " asks for ") != NULL) ||
-                  (lz4 && start == avail && strncmp(tail, "; the LZ4 frame has no end mark", 31) == 0));
+                  (lz4 && start == avail && strncmp(tail, "; the LZ4 frame has no end mark", 31) == 0) ||
+                  (lz4 && start == avail && strncmp(tail, "; the LZ4 stream ends with a data frame", 39) == 0 &&
+                   ++df_cuts));
         if (!ok)
             fprintf(stderr, "cut %zu: got \"%s\", want \"%s\"\n", cut, err.msg, want);
         CHECK(ok);
@@ -221,6 +235,8 @@ static void every_offset(int lz4)
         free(c);
     }
     printf("  %s trace: %zu bytes, %d ops, every cut checked\n", lz4 ? "LZ4-stream" : "plain", n, nops);
+    if (lz4) /* call 6 ends with a data frame: cut there, from memory and a file */
+        CHECK_EQ(df_cuts, 2);
     free(full);
 }
 
