@@ -184,6 +184,13 @@ def emit_wrappers_c(m):
         kind = 'fast_' if fast else ''
         if fast:
             fields.update(fast)
+            # general-if: those calls go to the general path before the fast one starts
+            slow = ''
+            if f.general_if:
+                cond = '    if (W15_UNLIKELY(%s == %s))' % (f.general_if[0], hex(f.general_if[1]))
+                slow = (cond + ' {\n        w15s_%s(%s);\n        return;\n    }\n' % (f.name, args)
+                        if c.result.decl == 'void' else cond + '\n        return w15s_%s(%s);\n' % (f.name, args))
+            fields['slow'] = slow
         if c.result.decl == 'void':
             wrappers.append(tpl('wrapper_%svoid.c' % kind).substitute(fields))
         else:

@@ -68,8 +68,7 @@ FLAGS = ['FRAME_END', 'MAKE_CURRENT', 'GET_PROC', 'CUSTOM', 'DRAW', 'UPLOAD',
 # the runtime has work around every such call (src/tracer/capture.h).
 GENERAL_IMPLIED = {'FRAME_END', 'MAKE_CURRENT', 'PIXEL_UNPACK', 'PIXEL_PACK', 'CUSTOM',
                    'VERTEX_DRAW', 'MAP', 'UNMAP', 'FLUSH_MAPPED', 'CONSUMES', 'SYNC_POINT',
-                   'CONTEXT_CREATE', 'CONTEXT_DESTROY', 'VERTEX_STATE', 'UPLOAD', 'READBACK',
-                   'BUFFER_BIND'}
+                   'CONTEXT_CREATE', 'CONTEXT_DESTROY', 'VERTEX_STATE', 'UPLOAD', 'READBACK'}
 # Flags of `pseudo` lines only.
 PSEUDO_FLAGS = ('TRACE_BEGIN', 'THREAD_SWITCH')
 # enum w15_attribs (src/common/apitable.h): how tools print an attribute list
@@ -185,6 +184,7 @@ class FModel:
         self.params = []
         self.result = None
         self.context_param = NO_PARAM  # MAKE_CURRENT: the context parameter
+        self.general_if = None  # (param name, value): that call takes the general path
 
     @property
     def api_bits(self):
@@ -310,6 +310,7 @@ class Builder:
         self.pname_lines = []
         self.enum_valued_lines = []
         self.context_lines = []
+        self.general_if_lines = []
         self.attribs_lines = []
         self.pseudo_lines = []
         self.offset_lines = []
@@ -361,6 +362,8 @@ class Builder:
                 self.flag_lines.append(ln)
             elif d == 'context' and len(w) == 3:
                 self.context_lines.append(ln)
+            elif d == 'general-if' and len(w) == 4:
+                self.general_if_lines.append(ln)
             elif d == 'attribs' and len(w) == 4:
                 if w[3].upper() not in ATTRIBS[1:]:
                     raise ln.error('unknown attribute-list style %s (%s)' % (
@@ -675,6 +678,7 @@ class Builder:
         self.apply_offsets(funcs)
         self.apply_flags(funcs)
         self.apply_context(funcs)
+        self.apply_general_if(funcs)
         self.apply_attribs(funcs)
         self.build_pseudo(funcs)
         replay_model.build(self, funcs, self.replay_lines)
@@ -783,6 +787,24 @@ class Builder:
             for glob in ln.words[2:]:
                 for name in self.match_funcs(ln, glob):
                     funcs[name].flags.difference_update(flags)
+
+    def apply_general_if(self, funcs):
+        """general-if FUNCGLOB PARAM VALUE: a fast-path command whose calls
+        with scalar PARAM == VALUE take the general path (the capture sees
+        them; the others stay on the fast path)."""
+        for ln in self.general_if_lines:
+            try:
+                v = int(ln.words[3], 0)
+            except ValueError:
+                raise ln.error('VALUE must be an integer')
+            for name in self.match_funcs(ln, ln.words[1]):
+                f = funcs[name]
+                i = f.cmd.param(ln.words[2])
+                if i < 0:
+                    raise ln.error('%s has no parameter "%s"' % (name, ln.words[2]))
+                if f.params[i].cap != 'VALUE' or f.params[i].base not in ('Int', 'UnsignedInt'):
+                    raise ln.error('%s %s is not an integer passed by value' % (name, ln.words[2]))
+                f.general_if = (ln.words[2], v)
 
     def apply_context(self, funcs):
         """context FUNCGLOB PARAM: the context a MAKE_CURRENT command makes

@@ -168,7 +168,9 @@ enum w15_fn_flag {
                                       follows (gl*Pointer*, divisors, glBegin/glEnd) */
     W15_FN_BUFFER_BIND = 1u << 29, /* binds a buffer to a target (glBindBuffer): maps.c
                                       follows GL_EXTERNAL_VIRTUAL_MEMORY_BUFFER_AMD's
-                                      binding, which GL cannot be asked */
+                                      binding, which GL cannot be asked; does not imply
+                                      GENERAL: `general-if` sends only the binds of that
+                                      target to the general path */
 };
 /* Level "draws" of the timing layer covers these. */
 #define W15_FN_DRAWS_MASK (W15_FN_FRAME_END | W15_FN_DRAW | W15_FN_UPLOAD | W15_FN_READBACK | \
