@@ -202,6 +202,17 @@ class ModelTest(unittest.TestCase):
         m, _ = build('flag GENERAL glDrawArrays\n')
         self.assertTrue([f for f in m.funcs if f.name == 'glDrawArrays'][0].general)
 
+    def test_general_if(self):
+        # only glEnable(0x9160) leaves the fast path: the wrapper checks first
+        m, _ = build('general-if glEnable cap 0x9160\n')
+        f = [f for f in m.funcs if f.name == 'glEnable'][0]
+        self.assertFalse(f.general)
+        self.assertEqual(f.general_if, ('cap', 0x9160))
+        import emit
+        w = emit.emit_wrappers_c(m)
+        body = w[w.index('APIENTRY glEnable('):]
+        self.assertLess(body.index('if (W15_UNLIKELY(cap == 0x9160))'), body.index('w15_fast_begin'))
+
     def test_context_param(self):
         self.assertEqual(self.f['eglMakeCurrent'].context_param, 3)
         self.assertEqual(self.f['glXMakeCurrent'].context_param, 2)
@@ -283,6 +294,10 @@ class BadAnnotationTest(unittest.TestCase):
 
     def test_unflag_glob_matching_nothing(self):
         self.refused('unflag DRAW glNothing*\n', 'glNothing*')
+
+    def test_general_if_refused(self):
+        self.refused('general-if glEnable bogus 1\n', '"bogus"')
+        self.refused('general-if glEnable cap x\n', 'VALUE')
 
     def test_unknown_flag_name(self):
         self.refused('flag EXPLODE glClear\n', 'EXPLODE')
