@@ -50,6 +50,7 @@
 #include "surfaces.h"
 #include "config.h"
 #include "context.h"
+#include "fhash.h"
 #include "log.h"
 #include "pseudo.h"
 #include "resolve.h"
@@ -60,9 +61,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define XXH_INLINE_ALL
-#include <xxhash.h>
 
 #include "funcs.h"
 
@@ -89,9 +87,13 @@ typedef struct surf {
     int caps_known;
     uint32_t caps;         /* CAP_* */
     uint32_t rfmt, rtype, rbpp; /* read format and type, bytes per pixel */
-    uint8_t *pix;
+    uint8_t *pix;          /* one strip of rows */
     size_t pixcap;
+    w15_fhash_t *hash;
 } surf_t;
+
+/* Bytes of one strip of a frame digest's read (fits the L2 cache). */
+#define STRIP_BYTES ((size_t)192 << 10)
 
 /* one lock for the drawable table and the forgetting of contexts */
 static pthread_mutex_t surf_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -118,6 +120,7 @@ static void forget_locked(void *handle)
     surf_t *s = c->surfaces;
     if (s) {
         free(s->pix);
+        w15_fhash_free(s->hash);
         free(s);
         c->surfaces = NULL;
     }
@@ -737,7 +740,7 @@ static void frame_digest(w15_thread_t *t, surf_t *s)
         s->rtype = ty;
         s->rbpp = bpp;
     }
-    size_t row = (size_t)w * s->rbpp, size = row * (size_t)h;
+    size_t row = (size_t)w * s->rbpp;
 
     /* pack state, pack buffer */
     int pbo = 0;
@@ -785,16 +788,34 @@ static void frame_digest(w15_thread_t *t, surf_t *s)
         }
     }
 
+    /* In strips of rows, bottom-up, each hashed while it is still in the
+     * cache: the same bytes in the same order as one read of the whole
+     * buffer, so the same digest, without writing 1.9 MB (800x600) to
+     * memory and reading it back (docs/PERFORMANCE.md "Frame digests").  A
+     * multisampled buffer is read in one piece (each read resolves it). */
     int ok = 0;
-    if (size > s->pixcap) {
-        uint8_t *p = realloc(s->pix, size);
+    int strip = h;
+    if (s->have_cfg && s->cfg[A_SAMPLES] <= 1) {
+        size_t rows = STRIP_BYTES / row;
+        strip = rows < 1 ? 1 : rows > (size_t)h ? h : (int)rows;
+    }
+    size_t need = row * (size_t)strip;
+    if (need > s->pixcap) {
+        uint8_t *p = realloc(s->pix, need);
         if (p) {
             s->pix = p;
-            s->pixcap = size;
+            s->pixcap = need;
         }
     }
-    if (size <= s->pixcap) {
-        REAL(glReadPixels, read_fn)(0, 0, w, h, s->rfmt, s->rtype, s->pix);
+    if (!s->hash)
+        s->hash = w15_fhash_new();
+    if (need <= s->pixcap && s->hash) {
+        w15_fhash_reset(s->hash);
+        for (int y = 0; y < h; y += strip) {
+            int n = h - y < strip ? h - y : strip;
+            REAL(glReadPixels, read_fn)(0, y, w, n, s->rfmt, s->rtype, s->pix);
+            w15_fhash_update(s->hash, s->pix, row * (size_t)n);
+        }
         ok = 1;
     }
 
@@ -809,7 +830,7 @@ static void frame_digest(w15_thread_t *t, surf_t *s)
     if (!ok)
         return;
     uint64_t v[6] = { atomic_load_explicit(&w15_frame, memory_order_relaxed), (uint64_t)(int64_t)w,
-                      (uint64_t)(int64_t)h, s->rfmt, s->rtype, XXH3_64bits(s->pix, size) };
+                      (uint64_t)(int64_t)h, s->rfmt, s->rtype, w15_fhash_digest(s->hash) };
     put_pseudo(t, W15F_wip15FrameDigest, v, 6);
 }
 

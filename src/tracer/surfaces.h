@@ -6,7 +6,7 @@
  * before each swap, every state it touches restored).  Writes the
  * pseudo-calls wip15ContextConfig, wip15DrawableSize and wip15FrameDigest
  * (docs/FORMAT.md).  Its per-context state hangs from w15_ctx_t.surfaces.
- * May use pseudo, context, resolve, thread, state, config and log.  Must
+ * May use pseudo, context, resolve, thread, state, config, fhash and log.  Must
  * never use record, capture, arrays or maps. */
 #ifndef W15_SURFACES_H
 #define W15_SURFACES_H
