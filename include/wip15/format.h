@@ -580,6 +580,8 @@ typedef struct w15_writer_opts {
     int stream_lz4;           /* 1 = wrap the whole file in LZ4 frames, incompressible
                                  blobs in data frames (docs/FORMAT.md "Compressed
                                  stream"); default 0 */
+    uint32_t data_frame_min;  /* stream_lz4: incompressible blobs of this many bytes or
+                                 more go into data frames; 0 (default) = 65536 */
     uint32_t max_functions;   /* header fields */
     uint32_t max_groups;
 } w15_writer_opts_t;

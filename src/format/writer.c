@@ -6,9 +6,8 @@
  * the LZ4 frame compressor when opts.stream_lz4 is set.  There is no system
  * call per submit unless `out` fills.
  *
- * With stream_lz4, a blob of min_blob bytes or more that its own
- * compression does not shrink (incompressible data) is written in a *data
- * frame* (docs/FORMAT.md "Compressed stream"): the stream's LZ4 frame is
+ * With stream_lz4, a blob of 64 KiB or more that its own compression
+ * does not shrink (incompressible data) is written in a *data frame* (docs/FORMAT.md "Compressed stream"): the stream's LZ4 frame is
  * ended before it and a new one begun after it, so its bytes are neither
  * tried a second time nor checksummed nor copied: one writev(2) sends them
  * from the caller's buffer.  Blobs that did shrink go through the stream's
@@ -200,6 +199,10 @@ static void put_le32(uint8_t *p, uint32_t v)
  * checksum byte ((XXH32 of FLG..dictionary ID, seed 0) >> 8 & 0xFF). */
 #define DF_BLOCK (4u << 20)
 #define DF_INLINE 128u /* staged stream bytes that go raw into an open data frame */
+/* Smaller incompressible blobs stay in the stream: a repeat of one lies
+ * within LZ4's 64 KiB window, which finds it (piglit's
+ * texsubimage_array_pbo trace was 7 % larger with them in data frames). */
+#define DF_MIN (64u << 10)
 static const uint8_t df_head[11] = {0x04, 0x22, 0x4D, 0x18, 0x61, 0x70, 'W', '1', '5', 'D', 0xE2};
 
 static const uint8_t endmark[4];
@@ -319,7 +322,7 @@ static int emit_blob(w15_writer_t *w, const uint8_t *hdr, uint32_t size, w15_err
         }
     }
     w->st.blob_bytes_stored += size;
-    if (big && w->cctx) { /* incompressible: not tried again, in a data frame */
+    if (big && w->cctx && size >= (w->o.data_frame_min ? w->o.data_frame_min : DF_MIN)) { /* incompressible: not tried again, in a data frame */
         w->st.stream_bytes += W15_DATA_HEADER + (size_t)size;
         return df_blob(w, hdr, raw, size, err);
     }

@@ -436,12 +436,12 @@ static w15_writer_t *df_write(const char *path, int lz4, int flush_at, int keep_
     for (int step = 0; step < 8; step++) {
         switch (step) {
         case 0: df_call(&b, df_rnd, 100000, NULL, 0, 0); break;             /* opens a data frame */
-        case 1: df_call(&b, df_rnd + 100000, 50000, NULL, 0, 1); break;          /* probed, into the open frame */
-        case 2: df_call(&b, df_rnd + 150000, 40000, NULL, 0, 100); break;        /* many bytes between: new frame */
+        case 1: df_call(&b, df_rnd + 100000, 70000, NULL, 0, 1); break;          /* probed, into the open frame */
+        case 2: df_call(&b, df_rnd + 170000, 80000, NULL, 0, 100); break;        /* many bytes between: new frame */
         case 3: df_call(&b, df_rep, 100000, NULL, 0, 0); break;             /* compressible: the stream */
         case 4: df_call(&b, df_rnd + (1u << 20), DF_BIG, NULL, 0, 0); break;     /* 3 blocks of up to 4 MiB */
         case 5: df_call(&b, df_rnd + (11u << 20), 5000, df_rnd + (12u << 20), 70000, 2); break; /* op ends with a data frame */
-        case 6: df_call(&b, df_rnd + (13u << 20), 300, NULL, 0, 3); break;            /* under min_blob */
+        case 6: df_call(&b, df_rnd + (13u << 20), 40000, df_rnd + (13u << 20), 40000, 3); break; /* under 64 KiB: the stream, which finds the repeat */
         case 7: df_call(&b, df_rnd + (14u << 20), 200000, NULL, 0, 0); break;
         }
         if (w15_writer_submit(w, &b, &err) != 0 || (step == flush_at && w15_writer_flush(w, &err) != 0))
@@ -517,10 +517,13 @@ static void data_frames(void)
     static const uint8_t mark[] = {0x04, 0x22, 0x4D, 0x18, 0x61, 0x70, 'W', '1', '5', 'D', 0xE2};
     const uint8_t *m = memmem(z, zn, mark, sizeof mark);
     CHECK(m != NULL);
-    CHECK(memmem(z, zn, df_rnd + 100000, 50000) != NULL);
+    CHECK(memmem(z, zn, df_rnd + 100000, 70000) != NULL);
     CHECK(memmem(z, zn, df_rnd + (1u << 20), (4u << 20) - W15_DATA_HEADER) != NULL);
     CHECK(memmem(z, zn, df_rnd + (14u << 20), 200000) != NULL);
     CHECK(zn < pn + 400);
+    /* call 6's two copies of 40000 random bytes went through the stream,
+     * whose LZ4 found the second (a data frame would hold both) */
+    CHECK(zn + 30000 < pn);
     /* the compressible one went through the stream's compression */
     CHECK(memmem(z, zn, df_rep, 4096) == NULL);
     int calls;

@@ -21,6 +21,7 @@ static void make_trace(const char *path, int lz4)
     o.max_functions = 4;
     o.max_groups = 2;
     o.min_blob = 16;
+    o.data_frame_min = 16; /* data frames for the small incompressible blobs too */
     w15_error_t err;
     w15_writer_t *w = w15_writer_open(path, 1, &o, &err);
     if (!w)
