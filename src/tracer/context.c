@@ -183,7 +183,14 @@ static const char *ext_list(w15_thread_t *t, int api, int major)
         return NULL;
     strcpy(s, " ");
     len = 1;
-    if (major >= 3 && id_get_stringi >= 0) {
+    /* glGetStringi per extension costs Mesa ~2,300 instructions each
+     * (0.7 M for llvmpipe's ~300 on a compatibility context, at every
+     * traced program's start: docs/PERFORMANCE.md); a desktop
+     * compatibility profile (3.2 and later) still answers the one string */
+    int one = major < 3 || (api == 1 && (major > 3 || t->ctx_minor >= 2) &&
+                            (w15_context_get_int(GL_CONTEXT_PROFILE_MASK_, 0) &
+                             GL_CONTEXT_COMPATIBILITY_PROFILE_BIT_));
+    if (!one && id_get_stringi >= 0) {
         get_stringi_fn gsi = (get_stringi_fn)W15_REAL((uint32_t)id_get_stringi);
         int n = w15_context_get_int(GL_NUM_EXTENSIONS_, 0);
         for (int i = 0; i < n; i++) {
@@ -219,7 +226,6 @@ static const char *ext_list(w15_thread_t *t, int api, int major)
         s[el + 1] = ' ';
         s[el + 2] = 0;
     }
-    (void)api;
     c->exts = s;
     return s;
 }
