@@ -262,10 +262,7 @@ int cmd_trace(int argc, char **argv)
     if (timing) setenv(W15_ENV_TIMING, timing, 1);
     if (gpu) setenv(W15_ENV_GPU, gpu, 1);
     if (digests) setenv(W15_ENV_FRAME_DIGESTS, "on", 1);
-    if (digests) setenv(W15_ENV_FRAME_DIGESTS, "on", 1);
-    if (digests) setenv(W15_ENV_FRAME_DIGESTS, "on", 1);
     if (readback) setenv(W15_ENV_READBACK_DATA, "on", 1);
-    if (digests) setenv(W15_ENV_FRAME_DIGESTS, "on", 1);
     if (quiet) setenv(W15_ENV_QUIET, "1", 1);
     /* the tracer reports each trace path on this pipe */
     int pfd[2] = { -1, -1 };
