@@ -59,7 +59,8 @@ static int plain_name(const char *s, size_t n)
 }
 
 /* The extras of the call being printed that stand for parameters (owned
- * by the reader): wip15.ptr, wip15.offset, wip15.unreadable, wip15.digest. */
+ * by the reader): wip15.ptr, wip15.offset, wip15.unreadable, wip15.digest,
+ * wip15.spans. */
 typedef struct ptrs {
     const w15_ptr_entry_t *e;
     uint32_t n;
@@ -69,6 +70,8 @@ typedef struct ptrs {
     uint32_t nunr;
     const w15_digest_entry_t *dig;
     uint32_t ndig;
+    const w15_spans_entry_t *spn;
+    uint32_t nspn;
 } ptrs_t;
 
 static const w15_offset_entry_t *find_offset(const ptrs_t *ptrs, uint32_t pidx)
@@ -85,6 +88,22 @@ static const w15_digest_entry_t *find_digest(const ptrs_t *ptrs, uint32_t pidx)
         if (ptrs->dig[i].param == pidx)
             return &ptrs->dig[i];
     return NULL;
+}
+
+static const w15_spans_entry_t *find_spans(const ptrs_t *ptrs, uint32_t pidx)
+{
+    for (uint32_t i = 0; i < ptrs->nspn; i++)
+        if (ptrs->spn[i].param == pidx)
+            return &ptrs->spn[i];
+    return NULL;
+}
+
+/* The extras dump prints in place of the parameters they describe. */
+static int in_place(const w15_extra_t *x)
+{
+    return w15_extra_is(x, W15_EXTRA_PTR) || w15_extra_is(x, W15_EXTRA_OFFSET) ||
+           w15_extra_is(x, W15_EXTRA_UNREADABLE) || w15_extra_is(x, W15_EXTRA_DIGEST) ||
+           w15_extra_is(x, W15_EXTRA_SPANS);
 }
 
 /* A value the tracer left empty: an empty array, String or Data. */
@@ -126,7 +145,15 @@ static void text_arg(w15t_trace_t *t, const w15_value_t *v, uint32_t pidx, const
     }
     const w15_digest_entry_t *de = find_digest(ptrs, pidx);
     if (de && value_empty(v)) {
-        w15t_printf("<read back %" PRIu64 " bytes, xxh3 %016" PRIx64 ">", de->size, de->hash);
+        w15t_printf("<read back %" PRIu64 " bytes, xxh3 %016" PRIx64, de->size, de->hash);
+        const w15_spans_entry_t *se = find_spans(ptrs, pidx);
+        if (se) {
+            w15t_printf(" of %" PRIu32 " rows of %" PRIu32 " bytes at +%" PRIu64 " every %" PRIu64, se->rows,
+                        se->span, se->first, se->row_stride);
+            if (se->images != 1)
+                w15t_printf(", %" PRIu32 " images every %" PRIu64, se->images, se->image_stride);
+        }
+        w15t_putc('>');
         return;
     }
     if (w15_ptr_find(ptrs->e, ptrs->n, pidx, &p)) {
@@ -162,7 +189,13 @@ static void json_arg(w15t_trace_t *t, const w15_value_t *v, uint32_t pidx, const
     }
     const w15_digest_entry_t *de = find_digest(ptrs, pidx);
     if (de && value_empty(v)) {
-        w15t_printf("{\"readback\":%" PRIu64 ",\"xxh3\":\"%016" PRIx64 "\"}", de->size, de->hash);
+        w15t_printf("{\"readback\":%" PRIu64 ",\"xxh3\":\"%016" PRIx64 "\"", de->size, de->hash);
+        const w15_spans_entry_t *se = find_spans(ptrs, pidx);
+        if (se)
+            w15t_printf(",\"spans\":{\"span\":%" PRIu32 ",\"rows\":%" PRIu32 ",\"images\":%" PRIu32
+                        ",\"first\":%" PRIu64 ",\"row_stride\":%" PRIu64 ",\"image_stride\":%" PRIu64 "}",
+                        se->span, se->rows, se->images, se->first, se->row_stride, se->image_stride);
+        w15t_putc('}');
         return;
     }
     if (w15_ptr_find(ptrs->e, ptrs->n, pidx, &p)) {
@@ -202,8 +235,7 @@ static void text_call(w15t_trace_t *t, const w15_call_t *c, const ptrs_t *ptrs,
     for (uint32_t e = 0; e < c->nextras; e++) {
         const w15_extra_t *x = &c->extras[e];
         uint64_t g;
-        if (w15_extra_is(x, W15_EXTRA_PTR) || w15_extra_is(x, W15_EXTRA_OFFSET) ||
-            w15_extra_is(x, W15_EXTRA_UNREADABLE) || w15_extra_is(x, W15_EXTRA_DIGEST))
+        if (in_place(x))
             continue; /* shown in place of the parameters */
         if (w15_extra_is(x, W15_EXTRA_GSEQ) && w15_reader_gseq(t->r, c, &g, err) == 1) {
             w15t_puts(" [gseq ");
@@ -260,9 +292,7 @@ static void json_call(w15t_trace_t *t, const w15_call_t *c, const ptrs_t *ptrs,
     }
     for (uint32_t e = 0; e < c->nextras; e++) {
         const w15_extra_t *x = &c->extras[e];
-        if (w15_extra_is(x, W15_EXTRA_PTR) || w15_extra_is(x, W15_EXTRA_GSEQ) ||
-            w15_extra_is(x, W15_EXTRA_OFFSET) || w15_extra_is(x, W15_EXTRA_UNREADABLE) ||
-            w15_extra_is(x, W15_EXTRA_DIGEST))
+        if (in_place(x) || w15_extra_is(x, W15_EXTRA_GSEQ))
             continue;
         w15t_puts(first ? ",\"extras\":[{\"name\":" : ",{\"name\":");
         first = 0;
@@ -374,8 +404,9 @@ int cmd_dump(int argc, char **argv)
         if (w15_reader_ptrs(t.r, c, &ptrs.e, &ptrs.n, &perr) < 0 ||
             w15_reader_offsets(t.r, c, &ptrs.off, &ptrs.noff, &perr) < 0 ||
             w15_reader_unreadable(t.r, c, &ptrs.unr, &ptrs.nunr, &perr) < 0 ||
-            w15_reader_digests(t.r, c, &ptrs.dig, &ptrs.ndig, &perr) < 0) {
-            ptrs.n = ptrs.noff = ptrs.nunr = ptrs.ndig = 0;
+            w15_reader_digests(t.r, c, &ptrs.dig, &ptrs.ndig, &perr) < 0 ||
+            w15_reader_spans(t.r, c, &ptrs.spn, &ptrs.nspn, &perr) < 0) {
+            ptrs.n = ptrs.noff = ptrs.nunr = ptrs.ndig = ptrs.nspn = 0;
             if (!bad)
                 berr = perr;
             bad = 1;

@@ -168,6 +168,15 @@ def check_arg(call, argi, exp, rb, with_data):
         if with_data:
             ok = isinstance(a, dict) and a.get('size') == size and a.get('xxh3') == h
             wanted = 'the %d bytes read back (xxh3 %s)' % (size, h)
+        elif kind == 'spans' and size == 0:
+            ok = a == {'readback': 0, 'xxh3': h}  # an empty image: no rows
+            wanted = 'a digest of no bytes, xxh3 %s' % h
+        elif kind == 'spans':
+            # `wip15 dump` shows which rows the digest covers
+            sp = a.get('spans') if isinstance(a, dict) else None
+            ok = (isinstance(sp, dict) and {k: a[k] for k in ('readback', 'xxh3')} == {'readback': size, 'xxh3': h}
+                  and sp.get('rows', 0) > 0 and sp.get('span', 0) > 0 and sp.get('images', 0) > 0)
+            wanted = 'a digest of %d bytes, xxh3 %s, with the rows it covers' % (size, h)
         else:
             ok = a == {'readback': size, 'xxh3': h}
             wanted = 'a digest of %d bytes, xxh3 %s' % (size, h)
