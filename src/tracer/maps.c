@@ -405,22 +405,18 @@ static void protect_end(void)
     atomic_store(&protecting, 0);
 }
 
-/* 1 when counted in kwrites (kernel_write_end must follow), 0 when no
- * page has ever been protected (nothing to do, nothing counted). */
-static int kernel_write_begin(const void *p, size_t n)
+/* Make [p, p + n) writable for the kernel in every protected mapping it
+ * touches (the caller holds a kwrites window): only the pages it covers,
+ * marked dirty for the next capture, or, `for_good` (a write that happens
+ * after the call returns), the whole mapping, which is compared whole at
+ * every capture from then on (as when mprotect fails). */
+static void unprotect_for_kernel(const void *p, size_t n, int for_good)
 {
-    if (!atomic_load(&slot_hwm))
-        return 0;
-    atomic_fetch_add(&kwrites, 1);
-    if (!n)
-        return 1;
     /* (a signal handler that interrupted this thread's own protecting
      * must not wait for it) */
     while (!protecting_here && atomic_load(&protecting))
         sched_yield();
-    uintptr_t lo = (uintptr_t)p, hi = lo + n;
-    if (hi < lo)
-        hi = UINTPTR_MAX;
+    uintptr_t lo = (uintptr_t)p, hi = lo + n < lo ? UINTPTR_MAX : lo + n;
     size_t pg = page_size;
     atomic_fetch_add(&inflight, 1);
     int h = atomic_load(&slot_hwm);
@@ -428,6 +424,13 @@ static int kernel_write_begin(const void *p, size_t n)
         map_t *m = atomic_load(&slots[i]);
         if (!m || hi <= m->plo || lo >= m->phi)
             continue;
+        if (for_good) {
+            /* pending first: a capture that protects after our kwrites
+             * window sees it (protect_begin) */
+            atomic_store(&m->mode, M_COMPARE_PENDING);
+            mprotect((void *)m->plo, m->phi - m->plo, PROT_READ | PROT_WRITE);
+            continue;
+        }
         uintptr_t a = (lo > m->plo ? lo : m->plo) & ~(uintptr_t)(pg - 1);
         uintptr_t b = hi < m->phi ? hi : m->phi;
         b = (b + pg - 1) & ~(uintptr_t)(pg - 1);
@@ -442,6 +445,17 @@ static int kernel_write_begin(const void *p, size_t n)
         atomic_store(&m->any, 1);
     }
     atomic_fetch_sub(&inflight, 1);
+}
+
+/* 1 when counted in kwrites (kernel_write_end must follow), 0 when no
+ * page has ever been protected (nothing to do, nothing counted). */
+static int kernel_write_begin(const void *p, size_t n)
+{
+    if (!atomic_load(&slot_hwm))
+        return 0;
+    atomic_fetch_add(&kwrites, 1);
+    if (n)
+        unprotect_for_kernel(p, n, 0);
     return 1;
 }
 
@@ -453,28 +467,13 @@ static void kernel_write_end(int counted)
 
 /* Asynchronous kernel writes (aio_read, lio_listio): the write happens
  * after the call returns, outside any window of kwrites.  The mappings the
- * destination touches give up protection for good (writable now, compared
- * whole at every capture from the next one on, as when mprotect fails). */
+ * destination touches give up protection for good. */
 static void kernel_write_async(const void *p, size_t n)
 {
     if (!n || !atomic_load(&slot_hwm))
         return;
     atomic_fetch_add(&kwrites, 1);
-    while (!protecting_here && atomic_load(&protecting))
-        sched_yield();
-    uintptr_t lo = (uintptr_t)p, hi = lo + n < lo ? UINTPTR_MAX : lo + n;
-    atomic_fetch_add(&inflight, 1);
-    int h = atomic_load(&slot_hwm);
-    for (int i = 0; i < h; i++) {
-        map_t *m = atomic_load(&slots[i]);
-        if (!m || hi <= m->plo || lo >= m->phi)
-            continue;
-        /* pending first: a capture that protects after our kwrites window
-         * sees it (protect_begin) */
-        atomic_store(&m->mode, M_COMPARE_PENDING);
-        mprotect((void *)m->plo, m->phi - m->plo, PROT_READ | PROT_WRITE);
-    }
-    atomic_fetch_sub(&inflight, 1);
+    unprotect_for_kernel(p, n, 1);
     atomic_fetch_sub(&kwrites, 1);
 }
 
