@@ -171,6 +171,10 @@ enum w15_fn_flag {
                                       binding, which GL cannot be asked; does not imply
                                       GENERAL: `general-if` sends only the binds of that
                                       target to the general path */
+    W15_FN_OUTSIDE_BEGIN = 1u << 30,/* a GL command GL rejects between glBegin and glEnd
+                                      (GL_INVALID_OPERATION, no memory read or written):
+                                      every gl* command but those a vertex is specified
+                                      with and the client-state ones (annotations) */
 };
 /* Level "draws" of the timing layer covers these. */
 #define W15_FN_DRAWS_MASK (W15_FN_FRAME_END | W15_FN_DRAW | W15_FN_UPLOAD | W15_FN_READBACK | \

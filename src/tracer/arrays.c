@@ -35,7 +35,10 @@
  * count or first, no instance, an unknown index type) records nothing.
  *
  * Inside glBegin/glEnd no query is legal: glBegin (before the real call)
- * reads the candidates' state once, and each glArrayElement uses it.
+ * reads the candidates' state once, and each glArrayElement uses it.  This
+ * module keeps w15_ctx_t.in_begin (a glBegin GL executes: not one compiled
+ * into a display list with GL_COMPILE), which keeps the whole tracer from
+ * asking GL anything until glEnd (context.c, record.c).
  * Tests: tests/capture/arrays.cmake (capture.arrays.*).
  *
  * What is written before the draw: the byte span of every array (from its
@@ -78,7 +81,7 @@ enum {
     GL_PRIMITIVE_RESTART_FIXED_INDEX_ = 0x8D69, GL_PRIMITIVE_RESTART_NV_ = 0x8558,
     GL_PRIMITIVE_RESTART_INDEX_NV_ = 0x8559, GL_BUFFER_SIZE_ = 0x8764, GL_BUFFER_MAPPED_ = 0x88BC,
     GL_BUFFER_MAP_POINTER_ = 0x88BD, GL_BUFFER_MAP_OFFSET_ = 0x9121, GL_BUFFER_MAP_LENGTH_ = 0x9120,
-    GL_MAP_READ_BIT_ = 1, GL_PATCHES_ = 0xE,
+    GL_MAP_READ_BIT_ = 1, GL_PATCHES_ = 0xE, GL_COMPILE_ = 0x1300, GL_COMPILE_AND_EXECUTE_ = 0x1301,
 };
 
 /* The legacy arrays but texture coordinates, in candidate-bit order. */
@@ -131,7 +134,8 @@ typedef struct arr_ctx {
     uint8_t any;          /* legacy | tex | attr */
     uint8_t divisor_used, int_used, long_used;
     uint8_t kind[MAX_ATTR]; /* last setter of each attribute: 0 plain, 1 I, 2 L */
-    uint8_t in_begin;     /* between glBegin and glEnd */
+    uint32_t list_mode;   /* glNewList's mode while a display list is being
+                           * compiled, else 0 (GL_COMPILE: glBegin is not executed) */
     uint8_t snap_ok;      /* snap holds the arrays read at glBegin */
     uint8_t facts;        /* the facts below are known */
     /* facts of the context (its API, version, extensions) */
@@ -962,7 +966,7 @@ static void draw_pre(w15_thread_t *t, uint32_t id, const w15_slot_t *args, int r
         return;
     if (!a && !(a = state_of(t, 1)))
         return;
-    if (a->in_begin && ds.shape != S_ARRAY_ELEMENT)
+    if (t->ctx->in_begin && ds.shape != S_ARRAY_ELEMENT)
         return; /* GL_INVALID_OPERATION: nothing is read */
     carr_t arr[MAX_ARRAYS];
     draw_t d;
@@ -971,7 +975,7 @@ static void draw_pre(w15_thread_t *t, uint32_t id, const w15_slot_t *args, int r
     d.arr = arr;
     d.spans = a->spans;
     d.capspans = a->capspans;
-    if (a->in_begin) {
+    if (t->ctx->in_begin) {
         if (!a->snap_ok)
             return; /* no query is legal here */
         memcpy(arr, a->snap, a->nsnap * sizeof *arr);
@@ -1031,15 +1035,31 @@ static void draw_pre(w15_thread_t *t, uint32_t id, const w15_slot_t *args, int r
 static void begin_pre(w15_thread_t *t, const w15_slot_t *args, int rec)
 {
     arr_ctx_t *a = state_of(t, 1);
-    if (!a || a->in_begin || args[0].u > GL_PATCHES_)
-        return; /* GL_INVALID_OPERATION / _ENUM: GL stays where it is */
+    if (!a || t->ctx->in_begin || args[0].u > GL_PATCHES_ || a->list_mode == GL_COMPILE_)
+        return; /* GL_INVALID_OPERATION / _ENUM, or compiled: GL stays where it is */
+    w15_context_prime(); /* nothing may be asked until glEnd */
     a->snap_ok = 0;
     if (a->any && rec) {
         learn_facts(a);
         a->nsnap = collect(a, a->snap);
         a->snap_ok = 1;
     }
-    a->in_begin = 1;
+    t->ctx->in_begin = 1;
+}
+
+/* glNewList / glEndList, before the real call: whether glBegin will be
+ * executed or only compiled.  GL rejects a glNewList with list 0, another
+ * list open, an unknown mode or inside glBegin/glEnd, and a glEndList
+ * without one open. */
+static void list_pre(w15_thread_t *t, uint32_t id, const w15_slot_t *args)
+{
+    arr_ctx_t *a = state_of(t, 1);
+    if (!a || t->ctx->in_begin)
+        return;
+    if (id == W15F_glEndList)
+        a->list_mode = 0;
+    else if (!a->list_mode && args[0].u != 0 && (args[1].u == GL_COMPILE_ || args[1].u == GL_COMPILE_AND_EXECUTE_))
+        a->list_mode = (uint32_t)args[1].u;
 }
 
 void w15_arrays_pre(w15_thread_t *t, uint32_t id, uint32_t flags, const w15_slot_t *args, int rec)
@@ -1050,6 +1070,8 @@ void w15_arrays_pre(w15_thread_t *t, uint32_t id, uint32_t flags, const w15_slot
         draw_pre(t, id, args, rec);
     else if (id == W15F_glBegin)
         begin_pre(t, args, rec);
+    else if (id == W15F_glNewList || id == W15F_glEndList)
+        list_pre(t, id, args);
 }
 
 enum { K_NONE, K_LEGACY, K_TEX, K_TEX_UNIT, K_INTERLEAVED, K_ATTR, K_DIVISOR };
@@ -1108,7 +1130,7 @@ static void setter_post(w15_thread_t *t, uint32_t id, const w15_slot_t *args)
     uintptr_t ptr = (uintptr_t)args[w15_funcs[id].nparams - 1].p;
     if (ptr < MIN_CLIENT_PTR)
         return; /* NULL or an offset */
-    if (a->in_begin) {
+    if (t->ctx->in_begin) {
         /* no query is legal: assume the worst */
         if (k == K_LEGACY)
             a->legacy |= 1u << bit;
@@ -1175,8 +1197,8 @@ void w15_arrays_post(w15_thread_t *t, uint32_t id, uint32_t flags, const w15_slo
         return;
     if (id == W15F_glEnd) {
         arr_ctx_t *a = t->ctx->arrays;
-        if (a)
-            a->in_begin = a->snap_ok = 0;
+        if (a && a->list_mode != GL_COMPILE_)
+            a->snap_ok = t->ctx->in_begin = 0;
         return;
     }
     setter_post(t, id, args);

@@ -117,6 +117,13 @@ static int parse_int(const char **s)
     return v;
 }
 
+/* Between glBegin and glEnd every query is an error: the tracer asks GL
+ * nothing there (arrays.c's glBegin hook primes what is cached first). */
+static int in_begin(const w15_thread_t *t)
+{
+    return t && t->ctx && t->ctx->in_begin;
+}
+
 static w15_thread_t *ctx_info(void)
 {
     w15_thread_t *t = w15_tls;
@@ -124,6 +131,8 @@ static w15_thread_t *ctx_info(void)
         return NULL;
     if (t->ctx_kind != CTX_UNKNOWN)
         return t;
+    if (in_begin(t))
+        return NULL;
     int e = errno;
     get_string_fn gs = (get_string_fn)W15_REAL((uint32_t)id_get_string);
     const char *v = (const char *)gs(GL_VERSION_);
@@ -175,6 +184,8 @@ static const char *ext_list(w15_thread_t *t, int api, int major)
         return NULL;
     if (c->exts)
         return c->exts;
+    if (c->in_begin)
+        return NULL;
     if (id_get_stringi == -2)
         id_get_stringi = w15_func_lookup("glGetStringi");
     size_t len, cap = 4096;
@@ -251,6 +262,17 @@ int w15_context_has_ext(const char *ext)
     return r;
 }
 
+void w15_context_prime(void)
+{
+    w15_thread_t *t = w15_tls;
+    int major, minor;
+    int api = w15_context_api(&major, &minor);
+    if (api && t && !in_begin(t)) {
+        w15_context_compat();
+        ext_list(t, api, major);
+    }
+}
+
 int w15_context_version(int api, int major, int minor)
 {
     int ma = 0, mi = 0;
@@ -268,6 +290,8 @@ int w15_context_compat(void)
         return major < 2;
     if (t->ctx && t->ctx->compat >= 0)
         return t->ctx->compat;
+    if (in_begin(t))
+        return 1; /* GL accepted glBegin */
     int r;
     if (major < 3 || (major == 3 && minor == 0))
         r = 1;
@@ -282,7 +306,7 @@ int w15_context_compat(void)
 
 int w15_context_get_int(unsigned pname, int dflt)
 {
-    if (id_get_integerv < 0)
+    if (id_get_integerv < 0 || in_begin(w15_tls))
         return dflt;
     int e = errno;
     get_integerv_fn gi = (get_integerv_fn)W15_REAL((uint32_t)id_get_integerv);

@@ -30,6 +30,11 @@ typedef struct w15_ctx {
                             * legacy array pointer, the GL_ARRAY_BUFFER offset rule)
                             * set a client-memory pointer (no buffer bound) */
     void *arrays;          /* arrays.c */
+    uint8_t in_begin;      /* arrays.c: 1 between a glBegin GL executed and its glEnd;
+                            * GL rejects every query there, so the tracer makes no
+                            * GL call of its own (w15_context_get_int answers the
+                            * default) and records OUTSIDE_BEGIN calls without
+                            * contents (record.c) */
     void *maps;            /* maps.c: the buffer bound at GL_EXTERNAL_VIRTUAL_MEMORY_BUFFER_AMD
                             * (a name, not a pointer; GL cannot be asked) */
     void *surfaces;        /* surfaces.c */
@@ -73,6 +78,10 @@ int w15_context_api(int *major, int *minor);
  * (glGetStringi on GL >= 3.0 / GLES >= 3.0, else glGetString(GL_EXTENSIONS)),
  * never raising a GL error. */
 int w15_context_has_ext(const char *ext);
+/* Read and cache what the functions here ask GL once per context
+ * (version, profile, extensions): arrays.c, before a glBegin, since
+ * nothing may be asked until its glEnd. */
+void w15_context_prime(void);
 /* Whether the current context has the legacy (compatibility) features:
  * GL below 3.1, GL 3.1 with GL_ARB_compatibility, a GL >= 3.2 compatibility
  * profile, or GLES 1.x.  1 or 0. */

@@ -501,6 +501,17 @@ static int put_param(w15_thread_t *t, const w15_param_sig_t *s, uint32_t idx, w1
                      const w15_param_sig_t *ps, uint32_t np, const w15_slot_t *args, uint32_t flags)
 {
     w15_buf_t *b = &t->buf;
+    if (W15_UNLIKELY(t->rejected) && (s->cap != W15_CAP_VALUE || s->offset != W15_OFF_NONE)) {
+        /* GL rejects the call (inside glBegin/glEnd): no binding asked, no
+         * memory read, no digest */
+        if (s->cap != W15_CAP_VALUE)
+            return put_ptr_only(t, s, idx, v.p);
+        if (w15_buf_reserve(b, 24))
+            return -1;
+        put_scalar(b, s, v);
+        put_group(b, s);
+        return 0;
+    }
     if (W15_UNLIKELY(s->offset != W15_OFF_NONE)) {
         /* an offset while a buffer is bound to its target (NULL too: offset
          * 0); a GLintptr that is always an offset keeps its value as well */
@@ -1024,6 +1035,12 @@ static __attribute__((noinline)) void pre_general(w15_thread_t *t, w15_callctx_t
     uint32_t slow = (flags & (W15_FN_FRAME_END | W15_FN_MAKE_CURRENT)) ? ST_SLOW : 0;
     if (flags & W15_FN_CAPTURE)
         slow |= ST_SLOW | ST_CAPTURE;
+    /* between glBegin and glEnd GL rejects most commands and touches no
+     * memory: record their pointers only and ask GL nothing (capture.h's
+     * hooks would) */
+    t->rejected = W15_UNLIKELY(flags & W15_FN_OUTSIDE_BEGIN) && t->ctx && t->ctx->in_begin;
+    if (W15_UNLIKELY(t->rejected))
+        slow &= ~ST_CAPTURE;
     if (W15_UNLIKELY(flags & W15_FN_MAKE_CURRENT) && t->gpu) {
         /* another context: end the GPU timing of the old one while it is
          * still current */

@@ -696,8 +696,8 @@ static void bind_read_fb(uint32_t caps, unsigned name)
 static void frame_digest(w15_thread_t *t, surf_t *s)
 {
     int w = s->w, h = s->h;
-    if (w <= 0 || h <= 0)
-        return;
+    if (w <= 0 || h <= 0 || (t->ctx && t->ctx->in_begin))
+        return; /* no query is legal between glBegin and glEnd */
     if (!s->caps_known) {
         s->caps = caps_of();
         s->caps_known = 1;

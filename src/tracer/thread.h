@@ -62,6 +62,9 @@ typedef struct w15_thread {
     /* record.c: the current call's capture extras (docs/FORMAT.md), filled
      * by record.c and capture.c between w15_pre and w15_post */
     uint32_t noff, nunr, ndig, has_gseq;
+    uint32_t rejected;          /* record.c: GL rejects the current call (an OUTSIDE_BEGIN
+                                 * command between glBegin and glEnd): its pointers are
+                                 * recorded without contents, no capture hook runs */
     w15_offset_entry_t xoff[W15_MAX_PTR_EXTRA];
     w15_ptr_entry_t xunr[W15_MAX_PTR_EXTRA];
     w15_digest_entry_t xdig[W15_MAX_PTR_EXTRA];

@@ -88,6 +88,18 @@ EXPECT = {
         ('glUniformMatrix4fv', 0, 3, ('unreadable',)),
         ('eglCreateContext', 1, 3, ('unreadable',)),
     ],
+    # inside glBegin/glEnd GL rejects them: pointers only (and the program
+    # sees no more GL errors or debug messages than natively); a glBegin
+    # compiled into a display list is not executed
+    'beginend': [
+        ('glReadPixels', 0, 6, ('ptr',)),
+        ('glGetTexImage', 0, 4, ('ptr',)),
+        ('glTexSubImage2D', 0, 8, ('ptr',)),
+        ('glBufferSubData', 0, 3, ('ptr',)),
+        ('glGetQueryObjectuiv', 0, 2, ('ptr',)),
+        ('glReadPixels', 1, 6, ('digest', 'glReadPixelsCompiled')),
+        ('glReadPixels', 2, 6, ('digest', 'glReadPixels')),
+    ],
     'readback': [
         ('glReadPixels', 0, 6, ('digest', 'glReadPixels')),
         ('glReadnPixels', 0, 7, ('digest', 'glReadnPixels')),

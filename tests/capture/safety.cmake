@@ -5,7 +5,7 @@
 # reads the trace with `wip15 dump --json`.  capture.safety.extents checks
 # that codegen/unknown_extents.txt is current.  In the sanitizer tree the
 # program is a plain one (the ASan runtime comes with libwip15.so).
-set(W15_SAFETY_CASES query indirect dispatch elements attribs pixels invalid readback)
+set(W15_SAFETY_CASES query indirect dispatch elements attribs pixels invalid readback beginend)
 list(TRANSFORM W15_SAFETY_CASES PREPEND "capture.safety." OUTPUT_VARIABLE _w15_safety_all)
 
 add_test(NAME capture.safety.extents

@@ -381,10 +381,81 @@ static void case_readback(void)
     readback("glGetTextureSubImage", pk, 0);
 }
 
+/* Debug messages of type error GL sends the program (the tracer must add none). */
+static int debug_errors;
+static void GLAPIENTRY on_debug(GLenum source, GLenum type, GLuint id, GLenum severity, GLsizei length,
+                                const GLchar *message, const void *user)
+{
+    (void)source, (void)id, (void)severity, (void)length, (void)message, (void)user;
+    if (type == GL_DEBUG_TYPE_ERROR)
+        debug_errors++;
+}
+
+/* Between glBegin and glEnd GL rejects read-backs, uploads, maps and queries
+ * with GL_INVALID_OPERATION and touches no memory; the tracer must not make
+ * GL calls of its own there (each would be one more error message) nor
+ * record digests or bytes.  glBegin compiled into a display list
+ * (GL_COMPILE) is not executed: a read-back after it writes pixels. */
+static void case_beginend(void)
+{
+    glEnable(GL_DEBUG_OUTPUT);
+    glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS);
+    glDebugMessageCallback(on_debug, NULL);
+    glClearColor(0.25f, 0.5f, 0.75f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    uint8_t data[64];
+    for (int i = 0; i < 64; i++)
+        data[i] = (uint8_t)(i * 5 + 1);
+    GLuint tex;
+    glGenTextures(1, &tex);
+    glBindTexture(GL_TEXTURE_2D, tex);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 2, 2, 0, GL_RGBA, GL_UNSIGNED_BYTE, data);
+    buffer(GL_ARRAY_BUFFER, sizeof data, data);
+    GLuint q;
+    glGenQueries(1, &q);
+    glBeginQuery(GL_SAMPLES_PASSED, q);
+    glEndQuery(GL_SAMPLES_PASSED);
+    glPixelStorei(GL_PACK_ROW_LENGTH, 8);
+    err("setup");
+    debug_errors = 0;
+
+    uint8_t px[8 * 4 * 4];
+    memset(px, 0x5a, sizeof px);
+    glBegin(GL_TRIANGLES);
+    glReadPixels(0, 0, 4, 4, GL_RGBA, GL_UNSIGNED_BYTE, px);
+    glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, px);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 2, 2, GL_RGBA, GL_UNSIGNED_BYTE, data);
+    glBufferSubData(GL_ARRAY_BUFFER, 0, 16, data);
+    void *m = glMapBuffer(GL_ARRAY_BUFFER, GL_WRITE_ONLY);
+    GLuint qr = 77;
+    glGetQueryObjectuiv(q, GL_QUERY_RESULT, &qr);
+    glEnd();
+    printf("inside glBegin/glEnd: map %s, query result %u, debug errors %d\n", m ? "non-NULL" : "NULL", qr,
+           debug_errors);
+    err("glEnd");
+    readback("untouched", px, sizeof px);
+
+    /* compiled, not executed: the read-back runs and writes its pixels */
+    glPixelStorei(GL_PACK_ROW_LENGTH, 0);
+    GLuint list = glGenLists(1);
+    glNewList(list, GL_COMPILE);
+    glBegin(GL_TRIANGLES);
+    glReadPixels(0, 0, 4, 4, GL_RGBA, GL_UNSIGNED_BYTE, px);
+    err("glReadPixels in GL_COMPILE");
+    readback("glReadPixelsCompiled", px, 4 * 4 * 4);
+    glEnd();
+    glEndList();
+    memset(px, 0, sizeof px);
+    glReadPixels(0, 0, 4, 4, GL_RGBA, GL_UNSIGNED_BYTE, px);
+    err("glReadPixels");
+    readback("glReadPixels", px, 4 * 4 * 4);
+    printf("debug errors %d\n", debug_errors);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
-        fprintf(stderr, "usage: safety_prog query|indirect|dispatch|elements|attribs|pixels|invalid|readback\n");
+        fprintf(stderr, "usage: safety_prog query|indirect|dispatch|elements|attribs|pixels|invalid|readback|beginend\n");
         return 2;
     }
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -406,6 +477,8 @@ int main(int argc, char **argv)
         case_invalid();
     else if (!strcmp(c, "readback"))
         case_readback();
+    else if (!strcmp(c, "beginend"))
+        case_beginend();
     else {
         fprintf(stderr, "safety_prog: unknown case %s\n", c);
         return 2;
