@@ -3,6 +3,7 @@
 
   python3 bench/piglit/run.py [--build DIR] [--rounds N] [--jobs J]
                               [--only REGEX ...] [--list FILE] [--no-apitrace]
+                              [--decompose]
 
 Runs the whole piglit list (tests/piglit/quick.list, 2 jobs) once per
 configuration and round, the configurations interleaved within each round:
@@ -13,11 +14,21 @@ configuration and round, the configurations interleaved within each round:
             (the API from the list's second column; skipped when apitrace
             is not installed or with --no-apitrace)
 
-and prints, per configuration, the median wall time of the list, its ratio
+With --decompose, three more configurations show where a traced test's
+extra time goes (each through `env`, whose exec is the first of them):
+
+  env       `env PROGRAM`: the cost of one more exec (a launcher's own)
+  late      `env LD_PRELOAD=libwip15.so WIP15_FRAMES=100000 WIP15_TIMING=off`:
+            the library loaded and started, every call through the
+            wrappers, nothing recorded (no frame reaches 100000)
+  preload   `env LD_PRELOAD=libwip15.so`: recording, without the launcher
+
+It prints, per configuration, the median wall time of the list, its ratio
 to native, the median total bytes of the traces (.wip15 alone; the
-.wtf-trace timing files beside them are counted apart), and how many tests
+.wtf-trace timing files beside them are counted apart), how many tests
 gave a result other than native's in the same round (a tracer that crashes
-a test also changes its time).  Each pass is tests/piglit/run_piglit.py
+a test also changes its time), and the mean over the tests of the time a
+test took more than natively (each test's median over the rounds).  Each pass is tests/piglit/run_piglit.py
 --mode native|traced --json, so the tests run exactly as in the test.
 
 The machine must be otherwise idle for the numbers to mean anything.
@@ -49,8 +60,16 @@ def one_pass(args, cfg, tmp, rnd):
         cmd += ["--mode", "native"]
     else:
         cmd += ["--mode", "traced", "--no-verify", "--keep-traces", traces]
+        lib = os.path.join(args.build, "src", "tracer", "libwip15.so")
         if cfg == "apitrace":
             cmd += ["--tracer-cmd", "apitrace trace --api {api} -o {out}.trace"]
+        elif cfg == "env":
+            cmd += ["--tracer-cmd", "env"]
+        elif cfg == "late":
+            cmd += ["--tracer-cmd", f"env LD_PRELOAD={lib} WIP15_FRAMES=100000 WIP15_TIMING=off "
+                    "WIP15_OUTPUT={out}.wip15"]
+        elif cfg == "preload":
+            cmd += ["--tracer-cmd", f"env LD_PRELOAD={lib} WIP15_OUTPUT={{out}}.wip15"]
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if r.returncode not in (0, 1):
         sys.exit(f"bench/piglit: {cfg}: run_piglit.py failed ({r.returncode}):\n{r.stderr}")
@@ -64,8 +83,9 @@ def one_pass(args, cfg, tmp, rnd):
     key = "native" if cfg == "native" else "traced"
     results = {t["name"]: (t[key]["result"], tuple(sorted(t[key]["subtests"].items())), t[key]["end"])
                for t in doc["tests"]}
+    secs = {t["name"]: t[key]["seconds"] for t in doc["tests"]}
     return {"wall": doc["wall_seconds"], "bytes": doc["trace_bytes"], "wtf": wtf,
-            "results": results, "tests": len(doc["tests"])}
+            "results": results, "tests": len(doc["tests"]), "secs": secs}
 
 
 def main():
@@ -76,12 +96,16 @@ def main():
     ap.add_argument("--list", default=os.path.join(ROOT, "tests", "piglit", "quick.list"))
     ap.add_argument("--only", action="append", default=[])
     ap.add_argument("--no-apitrace", action="store_true")
+    ap.add_argument("--decompose", action="store_true",
+                    help="also env, late and preload (see above)")
     args = ap.parse_args()
     args.build = os.path.abspath(args.build)
 
     cfgs = ["native", "wip15"]
     if not args.no_apitrace and shutil.which("apitrace"):
         cfgs.append("apitrace")
+    if args.decompose:
+        cfgs[1:1] = ["env", "late", "preload"]
     tmp = tempfile.mkdtemp(prefix="w15-piglit-bench-")
     runs = {c: [] for c in cfgs}
     try:
@@ -97,7 +121,14 @@ def main():
     ntests = runs["native"][0]["tests"]
     base = statistics.median(r["wall"] for r in runs["native"])
     print(f"\npiglit list: {ntests} tests, {args.jobs} jobs, {args.rounds} rounds (medians)")
-    print(f"{'config':10} {'wall s':>8} {'x native':>9} {'trace MB':>9} {'wtf MB':>7} {'changed':>8}")
+    print(f"{'config':10} {'wall s':>8} {'x native':>9} {'trace MB':>9} {'wtf MB':>7} {'changed':>8}"
+          f" {'+ms/test':>9}")
+    def per_test(c):
+        """mean over the tests of (median of c's rounds - median of native's)"""
+        names = runs["native"][0]["secs"]
+        d = [statistics.median(r["secs"][n] for r in runs[c]) -
+             statistics.median(r["secs"][n] for r in runs["native"]) for n in names]
+        return 1000 * statistics.mean(d)
     notes = []
     for c in cfgs:
         wall = statistics.median(r["wall"] for r in runs[c])
@@ -112,7 +143,8 @@ def main():
             print(f"{c:10} {wall:8.2f} {1.0:9.3f} {'-':>9} {'-':>7} {'-':>8}")
             continue
         wtf_s = f"{wtf / 1e6:7.1f}" if c == "wip15" else f"{'-':>7}"
-        print(f"{c:10} {wall:8.2f} {wall / base:9.3f} {size / 1e6:9.1f} {wtf_s} {changed:8d}")
+        print(f"{c:10} {wall:8.2f} {wall / base:9.3f} {size / 1e6:9.1f} {wtf_s} {changed:8d}"
+              f" {per_test(c):+9.2f}")
         if diff:
             notes.append(f"{c}: results other than native's: " + ", ".join(sorted(diff)[:10])
                          + (f" (+{len(diff) - 10} more)" if len(diff) > 10 else ""))
