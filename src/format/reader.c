@@ -705,6 +705,29 @@ static inline int rd_value(w15_reader_t *r, w15_type_t t, w15_value_t *v, uint64
     return rd_value_general(r, t, v);
 }
 
+/* n little-endian words of `size` bytes (4: float, 8: double) into a new
+ * arena array *out. */
+static int rd_le_words(w15_reader_t *r, uint32_t n, unsigned size, void **out)
+{
+    TRY(ensure(r, (uint64_t)n * size));
+    uint8_t *a = arena_alloc(r, (size_t)n * size);
+    if (!a)
+        return nomem(r);
+    const uint8_t *p = r->win + r->pos;
+    for (size_t i = 0; i < n; i++) {
+        if (size == 4) {
+            uint32_t u = w15_le32(p + 4 * i);
+            memcpy(a + 4 * i, &u, 4);
+        } else {
+            uint64_t u = w15_le64(p + 8 * i);
+            memcpy(a + 8 * i, &u, 8);
+        }
+    }
+    r->pos += (size_t)n * size;
+    *out = a;
+    return P_OK;
+}
+
 static int rd_value_general(w15_reader_t *r, w15_type_t t, w15_value_t *v)
 {
     uint32_t n = 1;
@@ -746,28 +769,14 @@ static int rd_value_general(w15_reader_t *r, w15_type_t t, w15_value_t *v)
         r->pos += n;
         break;
     case W15_FLOAT: {
-        TRY(ensure(r, (uint64_t)n * 4));
-        float *a = arena_alloc(r, (size_t)n * 4);
-        if (!a)
-            return nomem(r);
-        for (uint32_t i = 0; i < n; i++) {
-            uint32_t u = w15_le32(r->win + r->pos + 4 * (size_t)i);
-            memcpy(&a[i], &u, 4);
-        }
-        r->pos += (size_t)n * 4;
+        void *a;
+        TRY(rd_le_words(r, n, 4, &a));
         v->v.f = a;
         break;
     }
     case W15_DOUBLE: {
-        TRY(ensure(r, (uint64_t)n * 8));
-        double *a = arena_alloc(r, (size_t)n * 8);
-        if (!a)
-            return nomem(r);
-        for (uint32_t i = 0; i < n; i++) {
-            uint64_t u = w15_le64(r->win + r->pos + 8 * (size_t)i);
-            memcpy(&a[i], &u, 8);
-        }
-        r->pos += (size_t)n * 8;
+        void *a;
+        TRY(rd_le_words(r, n, 8, &a));
         v->v.d = a;
         break;
     }
