@@ -156,6 +156,24 @@ void rp_note(rp_state_t *st, const char *fmt, ...)
     va_end(ap);
 }
 
+/* The first warning about function fn, with the call and frame it came
+ * from (st->lock held); later ones about fn are counted, not printed. */
+static void warn_once_v(rp_state_t *st, uint32_t fn, const char *fmt, va_list ap)
+{
+    if (fn >= w15_nfuncs + w15_npseudo || st->warned[fn])
+        return;
+    st->warned[fn] = 1;
+    if (st->o->quiet)
+        return;
+    char buf[600];
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    if (st->progress_shown)
+        fputc('\n', stderr), st->progress_shown = 0;
+    fprintf(stderr, RP_PREFIX "warning: %s (first at call %llu, frame %llu): %s%s\n",
+            w15_str(w15_funcs[fn].name), st->cur_call ? (unsigned long long)st->cur_call->index : 0ull,
+            (unsigned long long)st->frame, buf, " (further calls of this function are not reported)");
+}
+
 int rp_cannot(rp_exec_t *x, uint32_t fn, const char *fmt, ...)
 {
     rp_state_t *st = x->st;
@@ -176,22 +194,11 @@ int rp_cannot(rp_exec_t *x, uint32_t fn, const char *fmt, ...)
         }
         st->failed = 1;
         st->stop = 1;
-    } else if (fn < w15_nfuncs + w15_npseudo && !st->warned[fn]) {
-        st->warned[fn] = 1;
-        if (!st->o->quiet) {
-            char buf[600];
-            va_list ap;
-            va_start(ap, fmt);
-            vsnprintf(buf, sizeof buf, fmt, ap);
-            va_end(ap);
-            if (st->progress_shown)
-                fputc('\n', stderr), st->progress_shown = 0;
-            fprintf(stderr, RP_PREFIX "warning: %s (first at call %llu, frame %llu): %s%s\n",
-                    w15_str(w15_funcs[fn].name),
-                    x->st->cur_call ? (unsigned long long)x->st->cur_call->index : 0ull,
-                    (unsigned long long)st->frame, buf,
-                    " (further calls of this function are not reported)");
-        }
+    } else {
+        va_list ap;
+        va_start(ap, fmt);
+        warn_once_v(st, fn, fmt, ap);
+        va_end(ap);
     }
     st->skipped++;
     pthread_mutex_unlock(&st->lock);
@@ -202,22 +209,10 @@ void rp_warn(rp_exec_t *x, uint32_t fn, const char *fmt, ...)
 {
     rp_state_t *st = x->st;
     pthread_mutex_lock(&st->lock);
-    if (fn < w15_nfuncs + w15_npseudo && !st->warned[fn]) {
-        st->warned[fn] = 1;
-        if (!st->o->quiet) {
-            char buf[600];
-            va_list ap;
-            va_start(ap, fmt);
-            vsnprintf(buf, sizeof buf, fmt, ap);
-            va_end(ap);
-            if (st->progress_shown)
-                fputc('\n', stderr), st->progress_shown = 0;
-            fprintf(stderr, RP_PREFIX "warning: %s (first at call %llu, frame %llu): %s%s\n",
-                    w15_str(w15_funcs[fn].name),
-                    st->cur_call ? (unsigned long long)st->cur_call->index : 0ull,
-                    (unsigned long long)st->frame, buf, " (further calls of this function are not reported)");
-        }
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    warn_once_v(st, fn, fmt, ap);
+    va_end(ap);
     pthread_mutex_unlock(&st->lock);
 }
 
