@@ -27,6 +27,7 @@
 #include "wtf_emitter.h"
 
 #include "clock.h"
+#include "wtf_buf.h"
 #include "wtf_format.h"
 
 #include <errno.h>
@@ -215,32 +216,8 @@ static size_t clean_utf8(char *out, const char *s, size_t len)
     return o;
 }
 
-typedef struct sb {
-    char *p;
-    size_t n, cap;
-    int oom;
-} sb_t;
-
-static void sb_add(sb_t *b, const void *s, size_t n)
-{
-    if (b->oom)
-        return;
-    if (b->n + n + 1 > b->cap) {
-        size_t c = b->cap ? b->cap * 2 : 256;
-        while (c < b->n + n + 1)
-            c *= 2;
-        char *q = realloc(b->p, c);
-        if (!q) {
-            b->oom = 1;
-            return;
-        }
-        b->p = q;
-        b->cap = c;
-    }
-    memcpy(b->p + b->n, s, n);
-    b->n += n;
-    b->p[b->n] = 0;
-}
+typedef w15_wtf_buf_t sb_t;
+#define sb_add w15_wtf_buf_add
 
 static void sb_str(sb_t *b, const char *s)
 {

@@ -2,6 +2,7 @@
  * header, file header chunk, and one event chunk holding every event in
  * order with its own string table (docs/WTF.md ".wtf-json -> .wtf-trace"). */
 #define _GNU_SOURCE
+#include "wtf_buf.h"
 #include "wtf_format.h"
 #include "wtf_reader.h"
 
@@ -10,31 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct buf {
-    uint8_t *p;
-    size_t n, cap;
-    int oom;
-} buf_t;
-
-static void put(buf_t *b, const void *s, size_t n)
-{
-    if (b->oom)
-        return;
-    if (b->n + n > b->cap) {
-        size_t c = b->cap ? b->cap * 2 : 4096;
-        while (c < b->n + n)
-            c *= 2;
-        uint8_t *q = realloc(b->p, c);
-        if (!q) {
-            b->oom = 1;
-            return;
-        }
-        b->p = q;
-        b->cap = c;
-    }
-    memcpy(b->p + b->n, s, n);
-    b->n += n;
-}
+typedef w15_wtf_buf_t buf_t;
+#define put w15_wtf_buf_add
 
 static void put32(buf_t *b, uint32_t v)
 {
