@@ -198,9 +198,7 @@ static const char *ext_list(w15_thread_t *t, int api, int major)
      * (0.7 M for llvmpipe's ~300 on a compatibility context, at every
      * traced program's start: docs/PERFORMANCE.md); a desktop
      * compatibility profile (3.2 and later) still answers the one string */
-    int one = major < 3 || (api == 1 && (major > 3 || t->ctx_minor >= 2) &&
-                            (w15_context_get_int(GL_CONTEXT_PROFILE_MASK_, 0) &
-                             GL_CONTEXT_COMPATIBILITY_PROFILE_BIT_));
+    int one = major < 3 || (api == 1 && (major > 3 || t->ctx_minor >= 2) && w15_context_compat());
     if (!one && id_get_stringi >= 0) {
         get_stringi_fn gsi = (get_stringi_fn)W15_REAL((uint32_t)id_get_stringi);
         int n = w15_context_get_int(GL_NUM_EXTENSIONS_, 0);

@@ -1145,6 +1145,62 @@ static int is_named(uint32_t id)
            id == W15F_glFlushMappedNamedBufferRangeEXT;
 }
 
+/* Under maps_lock: buffer's old record goes (a mapping whose end went
+ * unseen, or pinned memory whose data store is replaced), and the new
+ * mapping of `length` bytes at p becomes its record when the program may
+ * write through it (GL_MAP_WRITE_BIT): persistent ones (pinned memory
+ * among them) watched from now on, the others given a copy of their bytes
+ * to compare at unmap when that is how their writes are found. */
+static void map_start(uint32_t group, uint32_t buffer, uint64_t offset, uint64_t length, uint8_t *p,
+                      uint32_t access, int pinned, int rec)
+{
+    maps_init_once();
+    map_t *old = map_find(group, buffer);
+    if (old)
+        map_drop(old);
+    map_t *m = NULL;
+    if (!(access & GL_MAP_WRITE_BIT_) || !length || !(m = calloc(1, sizeof *m)))
+        return;
+    m->slot = -1;
+    m->group = group;
+    m->buffer = buffer;
+    m->offset = offset;
+    m->length = length;
+    m->ptr = p;
+    m->access = access;
+    m->pinned = pinned;
+    int invalidated = (access & (GL_MAP_INVALIDATE_RANGE_BIT_ | GL_MAP_INVALIDATE_BUFFER_BIT_)) != 0;
+    if (access & GL_MAP_PERSISTENT_BIT_) {
+        m->shadow = malloc(length);
+        if (!m->shadow || w15_guard_copy(m->shadow, p, length)) {
+            const char *why = m->shadow ? "unreadable" : "out of memory";
+            if (pinned)
+                w15_msg("cannot follow the pinned memory of buffer %u (%s); the program's writes to it are not "
+                        "recorded", buffer, why);
+            else
+                w15_msg("cannot follow a persistent mapping of buffer %u (%s); its writes are not recorded",
+                        buffer, why);
+            free(m->shadow);
+            free(m);
+            return;
+        }
+        m->all_next = invalidated;
+        protect_setup(m);
+        atomic_fetch_add(&npersistent, 1);
+    } else if (rec && !invalidated && !(access & GL_MAP_FLUSH_EXPLICIT_BIT_)) {
+        /* the bytes before the program writes: only changes are recorded
+         * at unmap (without this copy, the whole range is) */
+        m->shadow = malloc(length);
+        if (m->shadow && w15_guard_copy(m->shadow, p, length)) {
+            free(m->shadow);
+            m->shadow = NULL;
+        }
+    }
+    m->next = mlist;
+    mlist = m;
+    atomic_fetch_add(&nmaps, 1);
+}
+
 static void on_map(w15_thread_t *t, uint32_t id, const w15_slot_t *args, const w15_slot_t *ret, int rec)
 {
     uint8_t *p = ret ? (uint8_t *)(uintptr_t)ret->p : NULL;
@@ -1169,48 +1225,8 @@ static void on_map(w15_thread_t *t, uint32_t id, const w15_slot_t *args, const w
     uint32_t buffer = is_named(id) ? (uint32_t)args[0].u : target_buffer((uint32_t)args[0].u);
     if (!buffer)
         return;
-    uint32_t group = group_of(t);
     pthread_mutex_lock(&maps_lock);
-    maps_init_once();
-    map_t *old = map_find(group, buffer);
-    if (old) /* its end went unseen: mapped again now */
-        map_drop(old);
-    map_t *m = NULL;
-    if (!(access & GL_MAP_WRITE_BIT_) || !length || !(m = calloc(1, sizeof *m)))
-        goto out;
-    m->slot = -1;
-    m->group = group;
-    m->buffer = buffer;
-    m->offset = offset;
-    m->length = length;
-    m->ptr = p;
-    m->access = access;
-    int invalidated = (access & (GL_MAP_INVALIDATE_RANGE_BIT_ | GL_MAP_INVALIDATE_BUFFER_BIT_)) != 0;
-    if (access & GL_MAP_PERSISTENT_BIT_) {
-        m->shadow = malloc(length);
-        if (!m->shadow || w15_guard_copy(m->shadow, p, length)) {
-            w15_msg("cannot follow a persistent mapping of buffer %u (%s); its writes are not recorded", buffer,
-                    m->shadow ? "unreadable" : "out of memory");
-            free(m->shadow);
-            free(m);
-            goto out;
-        }
-        m->all_next = invalidated;
-        protect_setup(m);
-        atomic_fetch_add(&npersistent, 1);
-    } else if (rec && !invalidated && !(access & GL_MAP_FLUSH_EXPLICIT_BIT_)) {
-        /* the bytes before the program writes: only changes are recorded
-         * at unmap (without this copy, the whole range is) */
-        m->shadow = malloc(length);
-        if (m->shadow && w15_guard_copy(m->shadow, p, length)) {
-            free(m->shadow);
-            m->shadow = NULL;
-        }
-    }
-    m->next = mlist;
-    mlist = m;
-    atomic_fetch_add(&nmaps, 1);
-out:
+    map_start(group_of(t), buffer, offset, length, p, access, 0, rec);
     pthread_mutex_unlock(&maps_lock);
 }
 
@@ -1349,36 +1365,8 @@ static void on_pin(w15_thread_t *t, uint32_t id, const w15_slot_t *args)
     int64_t size = args[1].i;
     if (!buffer || !p || size <= 0)
         return;
-    uint32_t group = group_of(t);
     pthread_mutex_lock(&maps_lock);
-    maps_init_once();
-    map_t *old = map_find(group, buffer);
-    if (old) /* pinned or mapped before: its data store is replaced */
-        map_drop(old);
-    map_t *m = calloc(1, sizeof *m);
-    if (!m)
-        goto out;
-    m->slot = -1;
-    m->group = group;
-    m->buffer = buffer;
-    m->length = (uint64_t)size;
-    m->ptr = p;
-    m->access = GL_MAP_WRITE_BIT_ | GL_MAP_PERSISTENT_BIT_;
-    m->pinned = 1;
-    m->shadow = malloc((size_t)size);
-    if (!m->shadow || w15_guard_copy(m->shadow, p, (size_t)size)) {
-        w15_msg("cannot follow the pinned memory of buffer %u (%s); the program's writes to it are not recorded",
-                buffer, m->shadow ? "unreadable" : "out of memory");
-        free(m->shadow);
-        free(m);
-        goto out;
-    }
-    protect_setup(m);
-    atomic_fetch_add(&npersistent, 1);
-    m->next = mlist;
-    mlist = m;
-    atomic_fetch_add(&nmaps, 1);
-out:
+    map_start(group_of(t), buffer, 0, (uint64_t)size, p, GL_MAP_WRITE_BIT_ | GL_MAP_PERSISTENT_BIT_, 1, 1);
     pthread_mutex_unlock(&maps_lock);
 }
 

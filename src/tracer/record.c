@@ -501,18 +501,11 @@ static int put_param(w15_thread_t *t, const w15_param_sig_t *s, uint32_t idx, w1
                      const w15_param_sig_t *ps, uint32_t np, const w15_slot_t *args, uint32_t flags)
 {
     w15_buf_t *b = &t->buf;
-    if (W15_UNLIKELY(t->rejected) && (s->cap != W15_CAP_VALUE || s->offset != W15_OFF_NONE)) {
-        /* GL rejects the call (inside glBegin/glEnd): no binding asked, no
-         * memory read, no digest */
-        if (s->cap != W15_CAP_VALUE)
-            return put_ptr_only(t, s, idx, v.p);
-        if (w15_buf_reserve(b, 24))
-            return -1;
-        put_scalar(b, s, v);
-        put_group(b, s);
-        return 0;
-    }
-    if (W15_UNLIKELY(s->offset != W15_OFF_NONE)) {
+    /* GL rejects the call (inside glBegin/glEnd): no binding asked, no
+     * memory read, no digest */
+    if (W15_UNLIKELY(t->rejected) && s->cap != W15_CAP_VALUE)
+        return put_ptr_only(t, s, idx, v.p);
+    if (W15_UNLIKELY(s->offset != W15_OFF_NONE) && !t->rejected) {
         /* an offset while a buffer is bound to its target (NULL too: offset
          * 0); a GLintptr that is always an offset keeps its value as well */
         if (w15_offset_bound(s->offset)) {
