@@ -1283,7 +1283,7 @@ void w15_reader_close(w15_reader_t *r)
     free(r->wbuf);
     free(r->blobbuf);
     free(r->ptrs);
-    for (int i = 0; i < 4; i++)
+    for (size_t i = 0; i < sizeof r->xent / sizeof r->xent[0]; i++)
         free(r->xent[i]);
     free(r->name);
     free(r);
@@ -1396,18 +1396,6 @@ int w15_reader_ptrs(w15_reader_t *r, const w15_call_t *call, const w15_ptr_entry
     return 0;
 }
 
-static uint64_t get_le64(const uint8_t *p)
-{
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--)
-        v = v << 8 | p[i];
-    return v;
-}
-static uint32_t get_le32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 /* Every extra `name` of `call`, decoded entry by entry with `decode` into
  * the reader's array `slot` (entries of `tsize` bytes). */
 static int gather(w15_reader_t *r, const w15_call_t *call, const char *name, uint32_t esize, int slot,
@@ -1456,22 +1444,22 @@ static int gather(w15_reader_t *r, const w15_call_t *call, const char *name, uin
 static void dec_offset(const uint8_t *d, void *out)
 {
     w15_offset_entry_t *e = out;
-    e->param = get_le32(d);
-    e->target = get_le32(d + 4);
-    e->offset = get_le64(d + 8);
+    e->param = w15_le32(d);
+    e->target = w15_le32(d + 4);
+    e->offset = w15_le64(d + 8);
 }
 static void dec_ptr(const uint8_t *d, void *out)
 {
     w15_ptr_entry_t *e = out;
-    e->param = get_le32(d);
-    e->value = get_le64(d + 4);
+    e->param = w15_le32(d);
+    e->value = w15_le64(d + 4);
 }
 static void dec_digest(const uint8_t *d, void *out)
 {
     w15_digest_entry_t *e = out;
-    e->param = get_le32(d);
-    e->size = get_le64(d + 4);
-    e->hash = get_le64(d + 12);
+    e->param = w15_le32(d);
+    e->size = w15_le64(d + 4);
+    e->hash = w15_le64(d + 12);
 }
 
 int w15_reader_offsets(w15_reader_t *r, const w15_call_t *call, const w15_offset_entry_t **entries,
@@ -1498,13 +1486,13 @@ int w15_reader_digests(w15_reader_t *r, const w15_call_t *call, const w15_digest
 static void dec_spans(const uint8_t *d, void *out)
 {
     w15_spans_entry_t *e = out;
-    e->param = get_le32(d);
-    e->span = get_le32(d + 4);
-    e->rows = get_le32(d + 8);
-    e->images = get_le32(d + 12);
-    e->first = get_le64(d + 16);
-    e->row_stride = get_le64(d + 24);
-    e->image_stride = get_le64(d + 32);
+    e->param = w15_le32(d);
+    e->span = w15_le32(d + 4);
+    e->rows = w15_le32(d + 8);
+    e->images = w15_le32(d + 12);
+    e->first = w15_le64(d + 16);
+    e->row_stride = w15_le64(d + 24);
+    e->image_stride = w15_le64(d + 32);
 }
 
 int w15_reader_spans(w15_reader_t *r, const w15_call_t *call, const w15_spans_entry_t **entries,
@@ -1531,7 +1519,7 @@ int w15_reader_gseq(w15_reader_t *r, const w15_call_t *call, uint64_t *gseq, w15
         const uint8_t *d = w15_reader_blob(r, &x->data, err);
         if (!d)
             return -1;
-        *gseq = get_le64(d);
+        *gseq = w15_le64(d);
         return 1;
     }
     return 0;

@@ -7,7 +7,8 @@
  * call per submit unless `out` fills.
  *
  * With stream_lz4, a blob of 64 KiB or more that its own compression
- * does not shrink (incompressible data) is written in a *data frame* (docs/FORMAT.md "Compressed stream"): the stream's LZ4 frame is
+ * does not shrink (incompressible data) is written in a *data frame*
+ * (docs/FORMAT.md "Compressed stream"): the stream's LZ4 frame is
  * ended before it and a new one begun after it, so its bytes are neither
  * tried a second time nor checksummed nor copied: one writev(2) sends them
  * from the caller's buffer.  Blobs that did shrink go through the stream's
@@ -128,7 +129,6 @@ static int end_data_frame(w15_writer_t *w, w15_error_t *err);
 
 /* Send WIP15 stream bytes to the file (through the LZ4 frame, if any; an
  * open data frame ends first). */
-
 static int push_stream(w15_writer_t *w, const uint8_t *p, size_t n, w15_error_t *err)
 {
     if (!w->cctx)
@@ -322,7 +322,8 @@ static int emit_blob(w15_writer_t *w, const uint8_t *hdr, uint32_t size, w15_err
         }
     }
     w->st.blob_bytes_stored += size;
-    if (big && w->cctx && size >= (w->o.data_frame_min ? w->o.data_frame_min : DF_MIN)) { /* incompressible: not tried again, in a data frame */
+    /* incompressible: not tried again, in a data frame */
+    if (big && w->cctx && size >= (w->o.data_frame_min ? w->o.data_frame_min : DF_MIN)) {
         w->st.stream_bytes += W15_DATA_HEADER + (size_t)size;
         return df_blob(w, hdr, raw, size, err);
     }
@@ -540,10 +541,7 @@ static int crash_write_fd(int fd, const uint8_t *p, size_t n)
     return 0;
 }
 
-/* WIP15 stream bytes to the file, through the LZ4 frame if there is one
- * (LZ4F_compressUpdate and LZ4F_flush allocate nothing: the context and
- * its buffers were allocated by LZ4F_compressBegin, zbuf by the writer). */
-/* An open data frame ends first: its end mark and a new stream frame
+/* The open data frame, if any, ends: its end mark and a new stream frame
  * (LZ4F_compressBegin allocates nothing once the context has its buffers). */
 static int crash_end_df(w15_writer_t *w)
 {
@@ -557,6 +555,10 @@ static int crash_end_df(w15_writer_t *w)
                : 0;
 }
 
+/* WIP15 stream bytes to the file, through the LZ4 frame if there is one
+ * (LZ4F_compressUpdate and LZ4F_flush allocate nothing: the context and
+ * its buffers were allocated by LZ4F_compressBegin, zbuf by the writer);
+ * an open data frame ends first. */
 static int crash_stream(w15_writer_t *w, const uint8_t *p, size_t n)
 {
     if (!w->cctx)
