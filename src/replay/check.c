@@ -23,7 +23,8 @@
  * MAX_REPORTED, not with -q) more briefly; the last line, on stdout, reads
  * "checked N readbacks, M frames, E error values: K mismatches".
  * With --frames A-B only the calls of frames A..B are compared.
- * May use: rp.h, frames.c (rp_frames_read), libxxhash.
+ * May use: rp.h, frames.c (rp_frames_read), libxxhash (and wip15/spans_hash.h,
+ * the row digest the tracer uses too).
  * Must never: change GL state or raise a GL error (frames.c restores what
  * its readback touches).
  */
@@ -32,6 +33,7 @@
 #include <stdlib.h>
 #define XXH_INLINE_ALL
 #include <xxhash.h>
+#include "wip15/spans_hash.h"
 
 #include "funcs.h"
 #include "rp.h"
@@ -128,13 +130,7 @@ void rp_check_call(rp_exec_t *x, const rp_call_t *c)
         uint64_t h;
         if (sp && w15_spans_extent(sp) <= d->size) {
             /* only the rows GL wrote (an image under the pack state) */
-            XXH3_state_t hs;
-            XXH3_64bits_reset(&hs);
-            for (uint32_t i = 0; i < sp->images; i++)
-                for (uint32_t r = 0; r < sp->rows; r++)
-                    XXH3_64bits_update(&hs, (const uint8_t *)p + sp->first + i * sp->image_stride +
-                                                r * sp->row_stride, sp->span);
-            h = XXH3_64bits_digest(&hs);
+            h = w15_rows_xxh3(p, sp->first, sp->span, sp->rows, sp->row_stride, sp->images, sp->image_stride);
         } else {
             h = XXH3_64bits(p, (size_t)d->size);
         }

@@ -31,6 +31,7 @@
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
+#include "wip15/spans_hash.h"
 
 #include <errno.h>
 #include <stdatomic.h>
@@ -443,14 +444,7 @@ static int prog_digest(w15_thread_t *t, const void *p, const w15_layout_t *l, ui
 /* The XXH3-64 of layout l over bytes the recorder holds already. */
 static uint64_t held_digest(const uint8_t *d, const w15_layout_t *l)
 {
-    if (l->rows == 1 && l->images == 1)
-        return XXH3_64bits(d + l->first, (size_t)l->span);
-    XXH3_state_t st;
-    XXH3_64bits_reset(&st);
-    for (uint32_t i = 0; i < l->images; i++)
-        for (uint32_t r = 0; r < l->rows; r++)
-            XXH3_64bits_update(&st, d + l->first + i * l->image_stride + r * l->row_stride, (size_t)l->span);
-    return XXH3_64bits_digest(&st);
+    return w15_rows_xxh3(d, l->first, l->span, l->rows, l->row_stride, l->images, l->image_stride);
 }
 
 /* Bytes from the pointer to the end of the last row of l. */
