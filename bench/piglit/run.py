@@ -3,7 +3,7 @@
 
   python3 bench/piglit/run.py [--build DIR] [--rounds N] [--jobs J]
                               [--only REGEX ...] [--list FILE] [--no-apitrace]
-                              [--decompose]
+                              [--decompose] [--top N] [--configs A,B,...]
 
 Runs the whole piglit list (tests/piglit/quick.list, 2 jobs) once per
 configuration and round, the configurations interleaved within each round:
@@ -23,13 +23,27 @@ extra time goes (each through `env`, whose exec is the first of them):
             wrappers, nothing recorded (no frame reaches 100000)
   preload   `env LD_PRELOAD=libwip15.so`: recording, without the launcher
 
+--configs names the configurations and their order within a round
+(native first; e.g. --configs native,wip15,preload), in place of the
+defaults and --decompose; an order effect (one configuration paying for
+the files the previous one left behind) shows up by swapping two.
+
+With --top N it also lists, per traced configuration, the N tests that
+took the most time over native (medians over the rounds), so a suite's
+extra time can be traced to the tests that pay it.
+
 It prints, per configuration, the median wall time of the list, its ratio
-to native, the median total bytes of the traces (.wip15 alone; the
-.wtf-trace timing files beside them are counted apart), how many tests
-gave a result other than native's in the same round (a tracer that crashes
-a test also changes its time), and the mean over the tests of the time a
-test took more than natively (each test's median over the rounds).  Each pass is tests/piglit/run_piglit.py
---mode native|traced --json, so the tests run exactly as in the test.
+to native, the lowest and highest ratio of one round's pass to native's
+pass of the same round (the noise: on a 2-core VM a pass moves by a few
+per cent from one round to the next), the median CPU time of the pass
+(user + system of every process it ran, from getrusage; steadier than
+wall time) and its ratio to native, the median total bytes of the traces
+(.wip15 alone; the .wtf-trace timing files beside them are counted
+apart), how many tests gave a result other than native's in the same
+round (a tracer that crashes a test also changes its time), and the mean
+over the tests of the time a test took more than natively (each test's
+median over the rounds).  Each pass is tests/piglit/run_piglit.py --mode
+native|traced --json, so the tests run exactly as in the test.
 
 The machine must be otherwise idle for the numbers to mean anything.
 """
@@ -37,6 +51,7 @@ The machine must be otherwise idle for the numbers to mean anything.
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -70,7 +85,10 @@ def one_pass(args, cfg, tmp, rnd):
                     "WIP15_OUTPUT={out}.wip15"]
         elif cfg == "preload":
             cmd += ["--tracer-cmd", f"env LD_PRELOAD={lib} WIP15_OUTPUT={{out}}.wip15"]
+    ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (ru1.ru_utime + ru1.ru_stime) - (ru0.ru_utime + ru0.ru_stime)
     if r.returncode not in (0, 1):
         sys.exit(f"bench/piglit: {cfg}: run_piglit.py failed ({r.returncode}):\n{r.stderr}")
     with open(out, encoding="utf-8") as f:
@@ -84,7 +102,7 @@ def one_pass(args, cfg, tmp, rnd):
     results = {t["name"]: (t[key]["result"], tuple(sorted(t[key]["subtests"].items())), t[key]["end"])
                for t in doc["tests"]}
     secs = {t["name"]: t[key]["seconds"] for t in doc["tests"]}
-    return {"wall": doc["wall_seconds"], "bytes": doc["trace_bytes"], "wtf": wtf,
+    return {"wall": doc["wall_seconds"], "cpu": cpu, "bytes": doc["trace_bytes"], "wtf": wtf,
             "results": results, "tests": len(doc["tests"]), "secs": secs}
 
 
@@ -98,6 +116,9 @@ def main():
     ap.add_argument("--no-apitrace", action="store_true")
     ap.add_argument("--decompose", action="store_true",
                     help="also env, late and preload (see above)")
+    ap.add_argument("--configs", help="comma-separated configurations, in order (native first)")
+    ap.add_argument("--top", type=int, default=0,
+                    help="list the N tests with the most extra time per configuration")
     args = ap.parse_args()
     args.build = os.path.abspath(args.build)
 
@@ -106,11 +127,19 @@ def main():
         cfgs.append("apitrace")
     if args.decompose:
         cfgs[1:1] = ["env", "late", "preload"]
+    if args.configs:
+        cfgs = args.configs.split(",")
+        known = {"native", "wip15", "apitrace", "env", "late", "preload"}
+        if cfgs[0] != "native" or not set(cfgs) <= known or len(set(cfgs)) != len(cfgs):
+            sys.exit(f"bench/piglit: --configs {args.configs}: expected native first, then "
+                     f"distinct names from {', '.join(sorted(known - {'native'}))}")
     tmp = tempfile.mkdtemp(prefix="w15-piglit-bench-")
     runs = {c: [] for c in cfgs}
     try:
         for rnd in range(args.rounds):
-            for c in cfgs:
+            # odd rounds run the configurations in reverse order, so a drift
+            # of the machine over a round does not favour the first ones
+            for c in (cfgs if rnd % 2 == 0 else cfgs[::-1]):
                 r = one_pass(args, c, tmp, rnd)
                 runs[c].append(r)
                 print(f"round {rnd + 1}/{args.rounds} {c:8} {r['wall']:8.2f} s "
@@ -121,14 +150,17 @@ def main():
     ntests = runs["native"][0]["tests"]
     base = statistics.median(r["wall"] for r in runs["native"])
     print(f"\npiglit list: {ntests} tests, {args.jobs} jobs, {args.rounds} rounds (medians)")
-    print(f"{'config':10} {'wall s':>8} {'x native':>9} {'trace MB':>9} {'wtf MB':>7} {'changed':>8}"
-          f" {'+ms/test':>9}")
+    base_cpu = statistics.median(r["cpu"] for r in runs["native"])
+    print(f"{'config':10} {'wall s':>8} {'x native':>9} {'rounds':>11} {'cpu s':>7} {'x native':>9}"
+          f" {'trace MB':>9} {'wtf MB':>7} {'changed':>8} {'+ms/test':>9}")
+    def extra(c):
+        """per test: median of c's rounds - median of native's, in ms"""
+        return {n: 1000 * (statistics.median(r["secs"][n] for r in runs[c]) -
+                           statistics.median(r["secs"][n] for r in runs["native"]))
+                for n in runs["native"][0]["secs"]}
     def per_test(c):
-        """mean over the tests of (median of c's rounds - median of native's)"""
-        names = runs["native"][0]["secs"]
-        d = [statistics.median(r["secs"][n] for r in runs[c]) -
-             statistics.median(r["secs"][n] for r in runs["native"]) for n in names]
-        return 1000 * statistics.mean(d)
+        """mean over the tests of extra(c)"""
+        return statistics.mean(extra(c).values())
     notes = []
     for c in cfgs:
         wall = statistics.median(r["wall"] for r in runs[c])
@@ -139,17 +171,32 @@ def main():
             diff |= {k for k, v in r["results"].items() if n["results"].get(k) != v}
         changed = max(sum(1 for k, v in r["results"].items() if n["results"].get(k) != v)
                       for r, n in zip(runs[c], runs["native"]))
+        cpu = statistics.median(r["cpu"] for r in runs[c])
+        # the spread of the ratio to native's pass of the same round
+        ratios = [r["wall"] / n["wall"] for r, n in zip(runs[c], runs["native"])]
+        spread = f"{min(ratios):.2f}-{max(ratios):.2f}"
         if c == "native":
-            print(f"{c:10} {wall:8.2f} {1.0:9.3f} {'-':>9} {'-':>7} {'-':>8}")
+            print(f"{c:10} {wall:8.2f} {1.0:9.3f} {'-':>11} {cpu:7.2f} {1.0:9.3f} {'-':>9} {'-':>7}"
+                  f" {'-':>8}")
             continue
         wtf_s = f"{wtf / 1e6:7.1f}" if c == "wip15" else f"{'-':>7}"
-        print(f"{c:10} {wall:8.2f} {wall / base:9.3f} {size / 1e6:9.1f} {wtf_s} {changed:8d}"
-              f" {per_test(c):+9.2f}")
+        print(f"{c:10} {wall:8.2f} {wall / base:9.3f} {spread:>11} {cpu:7.2f} {cpu / base_cpu:9.3f}"
+              f" {size / 1e6:9.1f} {wtf_s} {changed:8d} {per_test(c):+9.2f}")
         if diff:
             notes.append(f"{c}: results other than native's: " + ", ".join(sorted(diff)[:10])
                          + (f" (+{len(diff) - 10} more)" if len(diff) > 10 else ""))
     for n in notes:
         print(n)
+    if args.top:
+        for c in cfgs[1:]:
+            d = extra(c)
+            top = sorted(d.items(), key=lambda kv: -kv[1])[:args.top]
+            total = sum(d.values())
+            share = (f" ({100 * sum(v for _, v in top) / total:.0f} % of the list's extra)"
+                     if total > 0.05 * sum(abs(v) for v in d.values()) else "")
+            print(f"\n{c}: the {len(top)} tests with the most extra time{share}:")
+            for n, v in top:
+                print(f"  {v:+9.1f} ms  {n}")
     return 0
 
 

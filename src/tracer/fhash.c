@@ -3,6 +3,7 @@
  * compiled for AVX2, chosen at run time (the digest does not depend on the
  * vector width: XXH3 is defined on 64-bit lanes). */
 #include "fhash.h"
+#include "wip15/cpu.h"
 
 #include <stdlib.h>
 
@@ -42,7 +43,7 @@ void w15_fhash_update(w15_fhash_t *h, const void *p, size_t n)
 #ifdef W15_FHASH_AVX2
     static int avx2 = -1;
     if (avx2 < 0)
-        avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+        avx2 = w15_cpu_avx2();
     if (avx2) {
         w15_fhash_update_avx2(&h->st, p, n);
         return;

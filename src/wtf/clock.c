@@ -1,6 +1,7 @@
 /* clock.c -- the tracer's clock (see clock.h and docs/PERFORMANCE.md "Timing").
  *
- * On x86-64 with an invariant TSC (CPUID 0x80000007 EDX bit 8) the clock is
+ * On x86-64 with an invariant TSC (CPUID 0x80000007 EDX bit 8, as glibc found
+ * it: wip15/cpu.h) the clock is
  * rdtsc scaled to nanoseconds with a 32.32 fixed-point factor calibrated
  * against CLOCK_MONOTONIC at init; elsewhere, or with WIP15_CLOCK=monotonic in
  * the environment, it is clock_gettime(CLOCK_MONOTONIC) (vDSO, no syscall).
@@ -16,8 +17,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "wip15/cpu.h"
+
 #if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
 #include <x86intrin.h>
 #define W15_HAVE_TSC 1
 #else
@@ -48,15 +50,6 @@ static uint64_t mono_ns(void)
 }
 
 #if W15_HAVE_TSC
-static int tsc_invariant(void)
-{
-    unsigned a, b, c, d;
-    if (!__get_cpuid(0x80000000u, &a, &b, &c, &d) || a < 0x80000007u)
-        return 0;
-    __get_cpuid(0x80000007u, &a, &b, &c, &d);
-    return (d >> 8) & 1;
-}
-
 /* One (tsc, mono) pair whose tsc is the midpoint of the tightest of a few
  * bracketing reads, so the pairing error is a few tens of ns. */
 static void pair(uint64_t *tsc, uint64_t *mono)
@@ -90,7 +83,7 @@ void w15_clock_init(void)
     g_mono0 = mono_ns();
 #if W15_HAVE_TSC
     const char *env = getenv(W15_ENV_CLOCK);
-    if (tsc_invariant() && !(env && strcmp(env, "monotonic") == 0)) {
+    if (w15_cpu_invariant_tsc() && !(env && strcmp(env, "monotonic") == 0)) {
         pair(&g_tsc0, &g_mono0);
         g_use_tsc = 1;
     }
