@@ -217,52 +217,114 @@ static int64_t max_level(int max)
 }
 
 typedef void (*get_tex_level_fn)(uint32_t, int, uint32_t, int *);
+typedef unsigned char (*is_texture_fn)(uint32_t);
+typedef void (*get_texture_param_fn)(uint32_t, uint32_t, int *);
+
+/* The real function `name`, NULL when the tracer cannot call it. */
+static void *real_fn(const char *name)
+{
+    int id = w15_func_lookup(name);
+    return id < 0 ? NULL : W15_REAL((uint32_t)id);
+}
+
+/* How an image of a texture `target` is read back in a desktop GL
+ * major.minor context: 1 with *dims (1-3), the size limit *maxp to ask
+ * and *rect (level 0 only), or 0 when the target cannot be read so.
+ * `whole_cube`: GL_TEXTURE_CUBE_MAP itself (glGetTextureImage reads its
+ * six faces; glGetTexImage takes a face). */
+static int target_shape(uint32_t target, int major, int minor, int whole_cube, int *dims, int *maxp,
+                        int *rect)
+{
+    enum { MAX_TEXTURE_SIZE = 0x0D33, MAX_3D = 0x8073, MAX_CUBE = 0x851C };
+    *maxp = MAX_TEXTURE_SIZE, *rect = 0;
+    switch (target) {
+    case 0x0DE0: *dims = 1; return 1;                                 /* TEXTURE_1D */
+    case 0x0DE1: *dims = 2; return 1;                                 /* TEXTURE_2D */
+    case 0x806F: *dims = 3; *maxp = MAX_3D; return ver_at_least(major, minor, 1, 2); /* TEXTURE_3D */
+    case 0x8513:                                                      /* CUBE_MAP */
+        *dims = 2; *maxp = MAX_CUBE;
+        return whole_cube;
+    case 0x8515: case 0x8516: case 0x8517: case 0x8518: case 0x8519: case 0x851A: /* cube faces */
+        *dims = 2; *maxp = MAX_CUBE;
+        return !whole_cube && ver_at_least(major, minor, 1, 3);
+    case 0x8C18: *dims = 2; return ver_at_least(major, minor, 3, 0); /* 1D_ARRAY */
+    case 0x8C1A: *dims = 3; return ver_at_least(major, minor, 3, 0); /* 2D_ARRAY */
+    case 0x84F5: *dims = 2; *rect = 1; return ver_at_least(major, minor, 3, 1); /* RECTANGLE */
+    case 0x9009: *dims = 3; *maxp = MAX_CUBE; return ver_at_least(major, minor, 4, 0); /* CUBE_MAP_ARRAY */
+    default:
+        return 0;
+    }
+}
+
+/* Whether `level` exists for a target of that shape (else GL raises an
+ * error and the tracer asks nothing). */
+static int level_ok(int64_t level, int maxp, int rect)
+{
+    return level >= 0 && (rect ? level == 0 : level <= max_level(w15_context_get_int((unsigned)maxp, 0)));
+}
+
+enum { TEX_WIDTH = 0x1000, TEX_HEIGHT = 0x1001, TEX_DEPTH = 0x8071 };
 
 /* The size of level `level` of the texture bound to `target`, asked of GL
  * only for a desktop GL target and level the context accepts (no GL
  * error): 1 with *w, *h, *d set, else 0. */
 static int teximage_dims(uint32_t target, int64_t level, int *w, int *h, int *d)
 {
-    enum { MAX_TEXTURE_SIZE = 0x0D33, MAX_3D = 0x8073, MAX_CUBE = 0x851C, WIDTH = 0x1000, HEIGHT = 0x1001,
-           DEPTH = 0x8071 };
-    int major = 0, minor = 0;
-    if (w15_context_api(&major, &minor) != 1 || level < 0)
+    int major = 0, minor = 0, dims, maxp, rect;
+    if (w15_context_api(&major, &minor) != 1)
         return 0; /* glGetTexImage is desktop GL only */
-    int dims, maxp = MAX_TEXTURE_SIZE, rect = 0;
-    switch (target) {
-    case 0x0DE0: dims = 1; break;                                     /* TEXTURE_1D */
-    case 0x0DE1: dims = 2; break;                                     /* TEXTURE_2D */
-    case 0x806F: dims = 3; maxp = MAX_3D;                             /* TEXTURE_3D */
-        if (!ver_at_least(major, minor, 1, 2)) return 0;
-        break;
-    case 0x8515: case 0x8516: case 0x8517: case 0x8518: case 0x8519: case 0x851A: /* cube faces */
-        dims = 2; maxp = MAX_CUBE;
-        if (!ver_at_least(major, minor, 1, 3)) return 0;
-        break;
-    case 0x8C18: dims = 2; if (!ver_at_least(major, minor, 3, 0)) return 0; break; /* 1D_ARRAY */
-    case 0x8C1A: dims = 3; if (!ver_at_least(major, minor, 3, 0)) return 0; break; /* 2D_ARRAY */
-    case 0x84F5: dims = 2; rect = 1; if (!ver_at_least(major, minor, 3, 1)) return 0; break; /* RECTANGLE */
-    case 0x9009: dims = 3; maxp = MAX_CUBE; if (!ver_at_least(major, minor, 4, 0)) return 0; break; /* CUBE_MAP_ARRAY */
-    default:
+    if (!target_shape(target, major, minor, 0, &dims, &maxp, &rect) || !level_ok(level, maxp, rect))
         return 0;
-    }
-    if (rect ? level != 0 : level > max_level(w15_context_get_int(maxp, 0)))
-        return 0;
-    int id = w15_func_lookup("glGetTexLevelParameteriv");
-    if (id < 0)
-        return 0;
-    get_tex_level_fn get = (get_tex_level_fn)W15_REAL((uint32_t)id);
+    get_tex_level_fn get = (get_tex_level_fn)real_fn("glGetTexLevelParameteriv");
     if (!get)
         return 0;
     int e = errno;
     *w = 0, *h = 1, *d = 1;
-    get(target, (int)level, WIDTH, w);
+    get(target, (int)level, TEX_WIDTH, w);
     if (dims >= 2)
-        get(target, (int)level, HEIGHT, h);
+        get(target, (int)level, TEX_HEIGHT, h);
     if (dims >= 3)
-        get(target, (int)level, DEPTH, d);
+        get(target, (int)level, TEX_DEPTH, d);
     errno = e;
     return 1;
+}
+
+/* The size of level `level` of texture object `tex` as glGetTextureImage
+ * reads it (a cube map: its six faces), or 0 when it cannot be asked
+ * without a GL error.  The texture's target is asked with
+ * glGetTextureParameteriv(GL_TEXTURE_TARGET), which Mesa accepts in core
+ * profiles only (GL_INVALID_ENUM in a compatibility profile, though GL 4.5
+ * has it in both): so a GL >= 4.5 core context only, and a name
+ * glIsTexture knows (it raises no error). */
+static int textureimage_dims(uint32_t tex, int64_t level, int *w, int *h, int *d)
+{
+    enum { TEXTURE_TARGET = 0x1006 };
+    int major = 0, minor = 0, dims, maxp, rect, target = 0;
+    if (w15_context_api(&major, &minor) != 1 || !ver_at_least(major, minor, 4, 5) || w15_context_compat())
+        return 0;
+    is_texture_fn is = (is_texture_fn)real_fn("glIsTexture");
+    get_texture_param_fn getp = (get_texture_param_fn)real_fn("glGetTextureParameteriv");
+    get_tex_level_fn getl = (get_tex_level_fn)real_fn("glGetTextureLevelParameteriv");
+    if (!is || !getp || !getl)
+        return 0;
+    int e = errno, ok = 0;
+    if (!is(tex))
+        goto out;
+    getp(tex, TEXTURE_TARGET, &target);
+    if (!target_shape((uint32_t)target, major, minor, 1, &dims, &maxp, &rect) || !level_ok(level, maxp, rect))
+        goto out;
+    *w = 0, *h = 1, *d = 1;
+    getl(tex, (int)level, TEX_WIDTH, w);
+    if (dims >= 2)
+        getl(tex, (int)level, TEX_HEIGHT, h);
+    if (dims >= 3)
+        getl(tex, (int)level, TEX_DEPTH, d);
+    if (target == 0x8513)
+        *d = 6; /* GL_TEXTURE_CUBE_MAP: the faces are the images */
+    ok = 1;
+out:
+    errno = e;
+    return ok;
 }
 
 size_t w15_teximage_bytes(uint32_t target, int64_t level, uint32_t format, uint32_t type)
@@ -272,20 +334,22 @@ size_t w15_teximage_bytes(uint32_t target, int64_t level, uint32_t format, uint3
 }
 
 /* The image read-backs: where their arguments say the image's format,
- * type and size (-1: absent), or (level, target) whose size GL is asked. */
+ * type and size (-1: absent), or (level, target) or (level, texture)
+ * whose size GL is asked. */
 static const struct readback {
     uint32_t fn;
-    int8_t format, type, width, height, depth, target, level;
+    int8_t format, type, width, height, depth, target, level, texture;
 } readbacks[] = {
-    {W15F_glReadPixels, 4, 5, 2, 3, -1, -1, -1},
-    {W15F_glReadnPixels, 4, 5, 2, 3, -1, -1, -1},
-    {W15F_glReadnPixelsARB, 4, 5, 2, 3, -1, -1, -1},
-    {W15F_glReadnPixelsEXT, 4, 5, 2, 3, -1, -1, -1},
-    {W15F_glReadnPixelsKHR, 4, 5, 2, 3, -1, -1, -1},
-    {W15F_glGetTextureSubImage, 8, 9, 5, 6, 7, -1, -1},
-    {W15F_glGetTexImage, 2, 3, -1, -1, -1, 0, 1},
-    {W15F_glGetnTexImage, 2, 3, -1, -1, -1, 0, 1},
-    {W15F_glGetnTexImageARB, 2, 3, -1, -1, -1, 0, 1},
+    {W15F_glReadPixels, 4, 5, 2, 3, -1, -1, -1, -1},
+    {W15F_glReadnPixels, 4, 5, 2, 3, -1, -1, -1, -1},
+    {W15F_glReadnPixelsARB, 4, 5, 2, 3, -1, -1, -1, -1},
+    {W15F_glReadnPixelsEXT, 4, 5, 2, 3, -1, -1, -1, -1},
+    {W15F_glReadnPixelsKHR, 4, 5, 2, 3, -1, -1, -1, -1},
+    {W15F_glGetTextureSubImage, 8, 9, 5, 6, 7, -1, -1, -1},
+    {W15F_glGetTexImage, 2, 3, -1, -1, -1, 0, 1, -1},
+    {W15F_glGetnTexImage, 2, 3, -1, -1, -1, 0, 1, -1},
+    {W15F_glGetnTexImageARB, 2, 3, -1, -1, -1, 0, 1, -1},
+    {W15F_glGetTextureImage, 2, 3, -1, -1, -1, -1, 1, 0},
 };
 
 int w15_readback_layout(uint32_t fn, const w15_slot_t *a, w15_layout_t *l)
@@ -295,9 +359,10 @@ int w15_readback_layout(uint32_t fn, const w15_slot_t *a, w15_layout_t *l)
         if (r->fn != fn)
             continue;
         int64_t w, h = 1, d = 1;
-        if (r->target >= 0) {
+        if (r->target >= 0 || r->texture >= 0) {
             int iw, ih, id;
-            if (!teximage_dims((uint32_t)a[r->target].u, a[r->level].i, &iw, &ih, &id))
+            if (r->target >= 0 ? !teximage_dims((uint32_t)a[r->target].u, a[r->level].i, &iw, &ih, &id)
+                               : !textureimage_dims((uint32_t)a[r->texture].u, a[r->level].i, &iw, &ih, &id))
                 return 0;
             w = iw, h = ih, d = id;
         } else {

@@ -9,7 +9,7 @@ exit status and every line it prints (its glGetError values, what it read
 back) must be the same.  Then `wip15 dump --json -v` of the trace must hold,
 call by call, what EXPECT says: offsets (wip15.offset: target and value),
 unreadable memory (wip15.unreadable), read-back digests (wip15.digest: the
-size and XXH3 the program printed), captured bytes.  `readback` runs twice:
+size and XXH3 the program printed), captured bytes.  `readback` and `readback_core` run twice:
 without and with --readback-data (then the bytes are in the trace, and their
 XXH3 is the one the program printed).
 
@@ -105,9 +105,18 @@ EXPECT = {
         ('glReadnPixels', 0, 7, ('digest', 'glReadnPixels')),
         ('glGetBufferSubData', 0, 3, ('digest', 'glGetBufferSubData')),
         ('glGetTextureImage', 0, 5, ('digest', 'glGetTextureImage')),
+        ('glGetTextureImage', 1, 5, ('digest', 'glGetTextureImageCompat')),
         ('glGetTexImage', 0, 4, ('digest', 'glGetTexImage')),
         ('glReadPixels', 1, 6, ('spans', 'glReadPixelsPacked')),
         ('glGetTextureSubImage', 0, 11, ('spans', 'glGetTextureSubImage')),
+    ],
+    'readback_core': [
+        ('glGetTextureImage', 0, 5, ('digest', 'tex2D')),
+        ('glGetTextureImage', 1, 5, ('digest', 'tex2DLevel1')),
+        ('glGetTextureImage', 2, 5, ('digest', 'texCube')),
+        ('glGetTextureImage', 3, 5, ('digest', 'tex2DArray')),
+        ('glGetTextureImage', 4, 5, ('digest', 'texNone')),
+        ('glGetTextureImage', 5, 5, ('digest', 'texLevel40')),
     ],
 }
 
@@ -207,7 +216,7 @@ def program_case(args):
         return 77
     if rc0 != 0:
         raise Fail('the program fails natively (%d): %s' % (rc0, err0.strip()))
-    modes = [False, True] if args.case == 'readback' else [False]
+    modes = [False, True] if args.case.startswith('readback') else [False]
     for with_data in modes:
         trace = os.path.join(args.work, '%s%s.wip15' % (args.case, '_data' if with_data else ''))
         if os.path.exists(trace):

@@ -1,11 +1,12 @@
 # capture.safety.<case>: offsets, invalid arguments, unreadable memory and
 # read-back digests (docs/FORMAT.md "Offsets, unreadable memory and readback
-# digests").  safety_prog (headless EGL, desktop GL 4.5 compatibility) runs
+# digests").  safety_prog (headless EGL, desktop GL 4.5 compatibility;
+# readback_core: a core profile) runs
 # natively and under `wip15 trace`; check_safety.py compares the two runs and
 # reads the trace with `wip15 dump --json`.  capture.safety.extents checks
 # that codegen/unknown_extents.txt is current.  In the sanitizer tree the
 # program is a plain one (the ASan runtime comes with libwip15.so).
-set(W15_SAFETY_CASES query indirect dispatch elements attribs pixels invalid readback beginend)
+set(W15_SAFETY_CASES query indirect dispatch elements attribs pixels invalid readback readback_core beginend)
 list(TRANSFORM W15_SAFETY_CASES PREPEND "capture.safety." OUTPUT_VARIABLE _w15_safety_all)
 
 add_test(NAME capture.safety.extents

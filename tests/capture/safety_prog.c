@@ -42,7 +42,9 @@ static void skip(const char *why)
     exit(77);
 }
 
-static void open_gl(void)
+/* A surfaceless EGL context: desktop GL 4.5, compatibility profile, or
+ * core when `core` (a few queries exist in core profiles only). */
+static void open_gl(int core)
 {
     PFNEGLGETPLATFORMDISPLAYEXTPROC get =
         (PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
@@ -56,11 +58,13 @@ static void open_gl(void)
     if (!eglChooseConfig(dpy, cattrs, &cfg, 1, &n) || n != 1)
         skip("no EGL config");
     const EGLint xattrs[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 5,
-                             EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT,
+                             EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                             core ? EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT
+                                  : EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT,
                              EGL_NONE};
     EGLContext ctx = eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, xattrs);
     if (ctx == EGL_NO_CONTEXT)
-        skip("no GL 4.5 compatibility context");
+        skip(core ? "no GL 4.5 core context" : "no GL 4.5 compatibility context");
     const EGLint pattrs[] = {EGL_WIDTH, 16, EGL_HEIGHT, 16, EGL_NONE};
     EGLSurface s = eglCreatePbufferSurface(dpy, cfg, pattrs);
     if (s == EGL_NO_SURFACE || !eglMakeCurrent(dpy, s, s, ctx))
@@ -355,6 +359,14 @@ static void case_readback(void)
     glGetTextureImage(tex, 0, GL_RGBA, GL_UNSIGNED_BYTE, sizeof tx, tx);
     err("glGetTextureImage");
     readback("glGetTextureImage", tx, sizeof tx);
+    /* a bufSize larger than the level: in a compatibility profile the
+     * tracer cannot ask the texture's target without a GL error (Mesa), so
+     * the digest covers the whole bufSize (docs/FORMAT.md) */
+    uint8_t big[64];
+    memset(big, 0xcd, sizeof big);
+    glGetTextureImage(tex, 0, GL_RGBA, GL_UNSIGNED_BYTE, sizeof big, big);
+    err("glGetTextureImage");
+    readback("glGetTextureImageCompat", big, sizeof big);
     /* its size asked of GL (the level's width and height) */
     uint8_t tx2[16];
     glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, tx2);
@@ -379,6 +391,59 @@ static void case_readback(void)
     glGetTextureSubImage(tex, 0, 0, 0, 0, 0, 2, 1, GL_RGBA, GL_UNSIGNED_BYTE, sizeof pk, pk);
     err("glGetTextureSubImage");
     readback("glGetTextureSubImage", pk, 0);
+}
+
+/* glGetTextureImage with a bufSize larger than the image, in a core
+ * profile: the digest covers the bytes GL writes (the level's size asked
+ * of GL: its target, then its width, height and depth), not the rest of
+ * the program's buffer (0xcd here). */
+static void case_readback_core(void)
+{
+    uint8_t data[6 * 4 * 4];
+    for (size_t i = 0; i < sizeof data; i++)
+        data[i] = (uint8_t)(i * 13 + 5);
+    uint8_t buf[256];
+    GLuint t2d, cube, arr;
+    glCreateTextures(GL_TEXTURE_2D, 1, &t2d);
+    glTextureStorage2D(t2d, 2, GL_RGBA8, 2, 2);
+    glTextureSubImage2D(t2d, 0, 0, 0, 2, 2, GL_RGBA, GL_UNSIGNED_BYTE, data);
+    glTextureSubImage2D(t2d, 1, 0, 0, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, data + 16);
+    memset(buf, 0xcd, sizeof buf);
+    glGetTextureImage(t2d, 0, GL_RGBA, GL_UNSIGNED_BYTE, sizeof buf, buf);
+    err("glGetTextureImage 2D");
+    readback("tex2D", buf, 2 * 2 * 4);
+    memset(buf, 0xcd, sizeof buf);
+    glGetTextureImage(t2d, 1, GL_RGBA, GL_UNSIGNED_BYTE, sizeof buf, buf);
+    err("glGetTextureImage 2D level 1");
+    readback("tex2DLevel1", buf, 4);
+    /* a cube map created with glGenTextures + glBindTexture: its six faces */
+    glGenTextures(1, &cube);
+    glBindTexture(GL_TEXTURE_CUBE_MAP, cube);
+    for (int f = 0; f < 6; f++)
+        glTexImage2D(GL_TEXTURE_CUBE_MAP_POSITIVE_X + f, 0, GL_RGBA8, 1, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE,
+                     data + 4 * f);
+    memset(buf, 0xcd, sizeof buf);
+    glGetTextureImage(cube, 0, GL_RGBA, GL_UNSIGNED_BYTE, sizeof buf, buf);
+    err("glGetTextureImage cube");
+    readback("texCube", buf, 6 * 4);
+    glCreateTextures(GL_TEXTURE_2D_ARRAY, 1, &arr);
+    glTextureStorage3D(arr, 1, GL_RGBA8, 2, 1, 3);
+    glTextureSubImage3D(arr, 0, 0, 0, 0, 2, 1, 3, GL_RGBA, GL_UNSIGNED_BYTE, data);
+    memset(buf, 0xcd, sizeof buf);
+    glGetTextureImage(arr, 0, GL_RGBA, GL_UNSIGNED_BYTE, sizeof buf, buf);
+    err("glGetTextureImage 2D array");
+    readback("tex2DArray", buf, 2 * 1 * 3 * 4);
+    /* a name that is no texture: GL refuses (GL_INVALID_OPERATION) and
+     * writes nothing; the tracer asks nothing more (glIsTexture) and the
+     * digest is of the whole bufSize */
+    memset(buf, 0xcd, sizeof buf);
+    glGetTextureImage(4242, 0, GL_RGBA, GL_UNSIGNED_BYTE, 64, buf);
+    err("glGetTextureImage not a texture");
+    readback("texNone", buf, 64);
+    /* a level the texture does not have: GL_INVALID_VALUE, nothing asked */
+    glGetTextureImage(t2d, 40, GL_RGBA, GL_UNSIGNED_BYTE, 64, buf);
+    err("glGetTextureImage level 40");
+    readback("texLevel40", buf, 64);
 }
 
 /* Debug messages of type error GL sends the program (the tracer must add none). */
@@ -455,12 +520,12 @@ static void case_beginend(void)
 int main(int argc, char **argv)
 {
     if (argc != 2) {
-        fprintf(stderr, "usage: safety_prog query|indirect|dispatch|elements|attribs|pixels|invalid|readback|beginend\n");
+        fprintf(stderr, "usage: safety_prog query|indirect|dispatch|elements|attribs|pixels|invalid|readback|readback_core|beginend\n");
         return 2;
     }
     setvbuf(stdout, NULL, _IOLBF, 0);
-    open_gl();
     const char *c = argv[1];
+    open_gl(!strcmp(c, "readback_core"));
     if (!strcmp(c, "query"))
         case_query();
     else if (!strcmp(c, "indirect"))
@@ -477,6 +542,8 @@ int main(int argc, char **argv)
         case_invalid();
     else if (!strcmp(c, "readback"))
         case_readback();
+    else if (!strcmp(c, "readback_core"))
+        case_readback_core();
     else if (!strcmp(c, "beginend"))
         case_beginend();
     else {
