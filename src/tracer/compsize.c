@@ -136,6 +136,9 @@ CS_HELPER size_t cs_strlen(const char *s)
 #define W15_CS_KIND_teximage(name, pack, t, l, f, ty) \
     static size_t w15_cs_##name(const w15_slot_t *a) \
     { return w15_teximage_bytes((uint32_t)a[t].u, a[l].i, (uint32_t)a[f].u, (uint32_t)a[ty].u); }
+/* glGetCompressedTexImage(target, level): the compressed level's bytes. */
+#define W15_CS_KIND_compressed(name, pack, t, l) \
+    static size_t w15_cs_##name(const w15_slot_t *a) { return w15_compressed_bytes((uint32_t)a[t].u, a[l].i); }
 /* One texel of clear data (format, type): glClearTex*Image, glClear*BufferData. */
 #define W15_CS_KIND_texel(name, pack, f, t) \
     static size_t w15_cs_##name(const w15_slot_t *a) { return w15_texel_bytes((uint32_t)a[f].u, (uint32_t)a[t].u); }

@@ -289,18 +289,53 @@ static int teximage_dims(uint32_t target, int64_t level, int *w, int *h, int *d)
     return 1;
 }
 
+size_t w15_compressed_bytes(uint32_t target, int64_t level)
+{
+    enum { COMPRESSED_IMAGE_SIZE = 0x86A0, COMPRESSED = 0x86A1, PACK_BLOCK_WIDTH = 0x912B,
+           PACK_BLOCK_HEIGHT = 0x912C, PACK_BLOCK_DEPTH = 0x912D, PACK_BLOCK_SIZE = 0x912E };
+    int major = 0, minor = 0, dims, maxp, rect;
+    if (w15_context_api(&major, &minor) != 1 || !ver_at_least(major, minor, 1, 3))
+        return 0; /* glGetCompressedTexImage: desktop GL 1.3 */
+    if (!target_shape(target, major, minor, 0, &dims, &maxp, &rect) || !level_ok(level, maxp, rect))
+        return 0;
+    /* GL_ARB_compressed_texture_pixel_storage: blocks packed with their own
+     * row/image strides; the tracer does not lay those out */
+    if (ver_at_least(major, minor, 4, 2) || w15_context_has_ext("GL_ARB_compressed_texture_pixel_storage")) {
+        static const unsigned pn[] = {PACK_BLOCK_WIDTH, PACK_BLOCK_HEIGHT, PACK_BLOCK_DEPTH, PACK_BLOCK_SIZE};
+        for (size_t k = 0; k < sizeof pn / sizeof pn[0]; k++)
+            if (w15_context_get_int(pn[k], 0) != 0)
+                return 0;
+    }
+    get_tex_level_fn get = (get_tex_level_fn)real_fn("glGetTexLevelParameteriv");
+    if (!get)
+        return 0;
+    int e = errno, compressed = 0, size = 0;
+    get(target, (int)level, COMPRESSED, &compressed);
+    if (compressed) /* else GL_INVALID_OPERATION, for the query as for the read */
+        get(target, (int)level, COMPRESSED_IMAGE_SIZE, &size);
+    errno = e;
+    return size > 0 ? (size_t)size : 0;
+}
+
 /* The size of level `level` of texture object `tex` as glGetTextureImage
- * reads it (a cube map: its six faces), or 0 when it cannot be asked
- * without a GL error.  The texture's target is asked with
- * glGetTextureParameteriv(GL_TEXTURE_TARGET), which Mesa accepts in core
- * profiles only (GL_INVALID_ENUM in a compatibility profile, though GL 4.5
- * has it in both): so a GL >= 4.5 core context only, and a name
- * glIsTexture knows (it raises no error). */
+ * reads it, or 0 when it cannot be asked without a GL error, for a name
+ * glIsTexture knows (it raises no error):
+ *  - in a GL >= 4.5 core context, the texture's target is asked
+ *    (glGetTextureParameteriv(GL_TEXTURE_TARGET)), then the level's size
+ *    (a cube map: its six faces);
+ *  - elsewhere Mesa refuses GL_TEXTURE_TARGET (GL_INVALID_ENUM, though GL
+ *    4.5 has it in both profiles), and which levels exist depends on the
+ *    target: level 0 only (every target has it), its width, height and
+ *    depth; for a cube map that is its first face, a prefix of what GL
+ *    writes (the digest then covers that face: docs/FORMAT.md). */
 static int textureimage_dims(uint32_t tex, int64_t level, int *w, int *h, int *d)
 {
     enum { TEXTURE_TARGET = 0x1006 };
-    int major = 0, minor = 0, dims, maxp, rect, target = 0;
-    if (w15_context_api(&major, &minor) != 1 || !ver_at_least(major, minor, 4, 5) || w15_context_compat())
+    int major = 0, minor = 0, dims = 3, maxp, rect, target = 0;
+    if (w15_context_api(&major, &minor) != 1)
+        return 0;
+    int core = ver_at_least(major, minor, 4, 5) && !w15_context_compat();
+    if (!core && level != 0)
         return 0;
     is_texture_fn is = (is_texture_fn)real_fn("glIsTexture");
     get_texture_param_fn getp = (get_texture_param_fn)real_fn("glGetTextureParameteriv");
@@ -310,9 +345,12 @@ static int textureimage_dims(uint32_t tex, int64_t level, int *w, int *h, int *d
     int e = errno, ok = 0;
     if (!is(tex))
         goto out;
-    getp(tex, TEXTURE_TARGET, &target);
-    if (!target_shape((uint32_t)target, major, minor, 1, &dims, &maxp, &rect) || !level_ok(level, maxp, rect))
-        goto out;
+    if (core) {
+        getp(tex, TEXTURE_TARGET, &target);
+        if (!target_shape((uint32_t)target, major, minor, 1, &dims, &maxp, &rect) ||
+            !level_ok(level, maxp, rect))
+            goto out;
+    }
     *w = 0, *h = 1, *d = 1;
     getl(tex, (int)level, TEX_WIDTH, w);
     if (dims >= 2)

@@ -44,6 +44,12 @@ size_t w15_texel_bytes(uint32_t format, uint32_t type);
  * current desktop GL context accepts, so no GL error) under the pack
  * state; 0 when unknown (GLES, proxy or other targets, a bad level). */
 size_t w15_teximage_bytes(uint32_t target, int64_t level, uint32_t format, uint32_t type);
+/* glGetCompressedTexImage's output: the size GL gives for level `level`
+ * of the texture bound to `target` (GL_TEXTURE_COMPRESSED_IMAGE_SIZE),
+ * asked only when the level is compressed and the compressed pack state
+ * is the default (no GL error); 0 when GL writes nothing or the size
+ * cannot be asked so. */
+size_t w15_compressed_bytes(uint32_t target, int64_t level);
 /* The name of the buffer bound to offset target `target` (enum
  * w15_offset_target) in the current context, 0 when none, or when the
  * context does not have that target (its version and extensions; once per

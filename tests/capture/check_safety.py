@@ -106,6 +106,10 @@ EXPECT = {
         ('glGetBufferSubData', 0, 3, ('digest', 'glGetBufferSubData')),
         ('glGetTextureImage', 0, 5, ('digest', 'glGetTextureImage')),
         ('glGetTextureImage', 1, 5, ('digest', 'glGetTextureImageCompat')),
+        ('glGetTextureImage', 2, 5, ('digest', 'glGetTextureImageCompatCube')),
+        ('glGetTextureImage', 3, 5, ('digest', 'glGetTextureImageCompatLevel1')),
+        ('glGetCompressedTexImage', 0, 2, ('digest', 'glGetCompressedTexImage')),
+        ('glGetCompressedTexImage', 1, 2, ('ptr',)),  # GL writes nothing: no size
         ('glGetTexImage', 0, 4, ('digest', 'glGetTexImage')),
         ('glReadPixels', 1, 6, ('spans', 'glReadPixelsPacked')),
         ('glGetTextureSubImage', 0, 11, ('spans', 'glGetTextureSubImage')),

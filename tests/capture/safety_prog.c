@@ -361,12 +361,46 @@ static void case_readback(void)
     readback("glGetTextureImage", tx, sizeof tx);
     /* a bufSize larger than the level: in a compatibility profile the
      * tracer cannot ask the texture's target without a GL error (Mesa), so
-     * the digest covers the whole bufSize (docs/FORMAT.md) */
+     * it asks level 0's width, height and depth only (docs/FORMAT.md):
+     * the image of a 2D texture, the first face of a cube map (a prefix
+     * of the six GL writes); another level: the whole bufSize */
     uint8_t big[64];
     memset(big, 0xcd, sizeof big);
     glGetTextureImage(tex, 0, GL_RGBA, GL_UNSIGNED_BYTE, sizeof big, big);
     err("glGetTextureImage");
-    readback("glGetTextureImageCompat", big, sizeof big);
+    readback("glGetTextureImageCompat", big, 16);
+    GLuint cube;
+    glGenTextures(1, &cube);
+    glBindTexture(GL_TEXTURE_CUBE_MAP, cube);
+    for (int f = 0; f < 6; f++)
+        glTexImage2D(GL_TEXTURE_CUBE_MAP_POSITIVE_X + f, 0, GL_RGBA8, 1, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE,
+                     data + 4 * f);
+    memset(big, 0xcd, sizeof big);
+    glGetTextureImage(cube, 0, GL_RGBA, GL_UNSIGNED_BYTE, sizeof big, big);
+    err("glGetTextureImage cube");
+    readback("glGetTextureImageCompatCube", big, 4);
+    glBindTexture(GL_TEXTURE_2D, tex);
+    glGenerateMipmap(GL_TEXTURE_2D);
+    memset(big, 0xcd, sizeof big);
+    glGetTextureImage(tex, 1, GL_RGBA, GL_UNSIGNED_BYTE, sizeof big, big);
+    err("glGetTextureImage level 1");
+    readback("glGetTextureImageCompatLevel1", big, sizeof big);
+    /* a compressed level: its size asked of GL
+     * (GL_TEXTURE_COMPRESSED_IMAGE_SIZE); an uncompressed one: GL refuses
+     * (GL_INVALID_OPERATION) and writes nothing, the pointer alone */
+    GLuint ctex;
+    glGenTextures(1, &ctex);
+    glBindTexture(GL_TEXTURE_2D, ctex);
+    glCompressedTexImage2D(GL_TEXTURE_2D, 0, GL_COMPRESSED_RED_RGTC1, 4, 4, 0, 8, data + 20);
+    err("glCompressedTexImage2D");
+    uint8_t cbuf[64];
+    memset(cbuf, 0xcd, sizeof cbuf);
+    glGetCompressedTexImage(GL_TEXTURE_2D, 0, cbuf);
+    err("glGetCompressedTexImage");
+    readback("glGetCompressedTexImage", cbuf, 8);
+    glBindTexture(GL_TEXTURE_2D, tex);
+    glGetCompressedTexImage(GL_TEXTURE_2D, 0, cbuf);
+    err("glGetCompressedTexImage uncompressed");
     /* its size asked of GL (the level's width and height) */
     uint8_t tx2[16];
     glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, tx2);

@@ -21,6 +21,11 @@ size_t w15_teximage_bytes(uint32_t target, int64_t level, uint32_t format, uint3
     (void)target; (void)level; (void)format; (void)type;
     return 4;
 }
+size_t w15_compressed_bytes(uint32_t target, int64_t level)
+{
+    (void)target; (void)level;
+    return 8;
+}
 size_t w15_texel_bytes(uint32_t format, uint32_t type)
 {
     (void)format; (void)type;
