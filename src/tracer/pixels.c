@@ -289,23 +289,32 @@ static int teximage_dims(uint32_t target, int64_t level, int *w, int *h, int *d)
     return 1;
 }
 
+/* Whether compressed images are packed as GL stores them: the pack state
+ * of GL_ARB_compressed_texture_pixel_storage (blocks laid out with their
+ * own row and image strides, which the tracer does not model) is all 0. */
+static int compressed_pack_default(int major, int minor)
+{
+    enum { PACK_BLOCK_WIDTH = 0x912B, PACK_BLOCK_HEIGHT = 0x912C, PACK_BLOCK_DEPTH = 0x912D,
+           PACK_BLOCK_SIZE = 0x912E };
+    if (!ver_at_least(major, minor, 4, 2) && !w15_context_has_ext("GL_ARB_compressed_texture_pixel_storage"))
+        return 1;
+    static const unsigned pn[] = {PACK_BLOCK_WIDTH, PACK_BLOCK_HEIGHT, PACK_BLOCK_DEPTH, PACK_BLOCK_SIZE};
+    for (size_t k = 0; k < sizeof pn / sizeof pn[0]; k++)
+        if (w15_context_get_int(pn[k], 0) != 0)
+            return 0;
+    return 1;
+}
+
 size_t w15_compressed_bytes(uint32_t target, int64_t level)
 {
-    enum { COMPRESSED_IMAGE_SIZE = 0x86A0, COMPRESSED = 0x86A1, PACK_BLOCK_WIDTH = 0x912B,
-           PACK_BLOCK_HEIGHT = 0x912C, PACK_BLOCK_DEPTH = 0x912D, PACK_BLOCK_SIZE = 0x912E };
+    enum { COMPRESSED_IMAGE_SIZE = 0x86A0, COMPRESSED = 0x86A1 };
     int major = 0, minor = 0, dims, maxp, rect;
     if (w15_context_api(&major, &minor) != 1 || !ver_at_least(major, minor, 1, 3))
         return 0; /* glGetCompressedTexImage: desktop GL 1.3 */
     if (!target_shape(target, major, minor, 0, &dims, &maxp, &rect) || !level_ok(level, maxp, rect))
         return 0;
-    /* GL_ARB_compressed_texture_pixel_storage: blocks packed with their own
-     * row/image strides; the tracer does not lay those out */
-    if (ver_at_least(major, minor, 4, 2) || w15_context_has_ext("GL_ARB_compressed_texture_pixel_storage")) {
-        static const unsigned pn[] = {PACK_BLOCK_WIDTH, PACK_BLOCK_HEIGHT, PACK_BLOCK_DEPTH, PACK_BLOCK_SIZE};
-        for (size_t k = 0; k < sizeof pn / sizeof pn[0]; k++)
-            if (w15_context_get_int(pn[k], 0) != 0)
-                return 0;
-    }
+    if (!compressed_pack_default(major, minor))
+        return 0;
     get_tex_level_fn get = (get_tex_level_fn)real_fn("glGetTexLevelParameteriv");
     if (!get)
         return 0;
@@ -327,15 +336,21 @@ size_t w15_compressed_bytes(uint32_t target, int64_t level)
  *    4.5 has it in both profiles), and which levels exist depends on the
  *    target: level 0 only (every target has it), its width, height and
  *    depth; for a cube map that is its first face, a prefix of what GL
- *    writes (the digest then covers that face: docs/FORMAT.md). */
-static int textureimage_dims(uint32_t tex, int64_t level, int *w, int *h, int *d)
+ *    writes (the digest then covers that face: docs/FORMAT.md).
+ * With `csize` (glGetCompressedTextureImage): *csize = the compressed
+ * level's bytes instead, when the level is compressed and the compressed
+ * pack state is the default (else 0 is returned: GL refuses the call, or
+ * lays the blocks out with strides the tracer does not model). */
+static int textureimage_dims(uint32_t tex, int64_t level, int *w, int *h, int *d, int *csize)
 {
-    enum { TEXTURE_TARGET = 0x1006 };
+    enum { TEXTURE_TARGET = 0x1006, COMPRESSED_IMAGE_SIZE = 0x86A0, COMPRESSED = 0x86A1 };
     int major = 0, minor = 0, dims = 3, maxp, rect, target = 0;
     if (w15_context_api(&major, &minor) != 1)
         return 0;
     int core = ver_at_least(major, minor, 4, 5) && !w15_context_compat();
     if (!core && level != 0)
+        return 0;
+    if (csize && !compressed_pack_default(major, minor))
         return 0;
     is_texture_fn is = (is_texture_fn)real_fn("glIsTexture");
     get_texture_param_fn getp = (get_texture_param_fn)real_fn("glGetTextureParameteriv");
@@ -351,14 +366,26 @@ static int textureimage_dims(uint32_t tex, int64_t level, int *w, int *h, int *d
             !level_ok(level, maxp, rect))
             goto out;
     }
+    int faces = target == 0x8513 ? 6 : 1; /* GL_TEXTURE_CUBE_MAP: the faces are the images */
+    if (csize) {
+        /* glGetCompressedTextureImage: the compressed level's bytes (GL
+         * gives one face's for a cube map) */
+        int compressed = 0, size = 0;
+        getl(tex, (int)level, COMPRESSED, &compressed);
+        if (compressed)
+            getl(tex, (int)level, COMPRESSED_IMAGE_SIZE, &size);
+        *csize = size > 0 ? size * faces : 0;
+        ok = compressed != 0;
+        goto out;
+    }
     *w = 0, *h = 1, *d = 1;
     getl(tex, (int)level, TEX_WIDTH, w);
     if (dims >= 2)
         getl(tex, (int)level, TEX_HEIGHT, h);
     if (dims >= 3)
         getl(tex, (int)level, TEX_DEPTH, d);
-    if (target == 0x8513)
-        *d = 6; /* GL_TEXTURE_CUBE_MAP: the faces are the images */
+    if (faces == 6)
+        *d = 6;
     ok = 1;
 out:
     errno = e;
@@ -388,6 +415,8 @@ static const struct readback {
     {W15F_glGetnTexImage, 2, 3, -1, -1, -1, 0, 1, -1},
     {W15F_glGetnTexImageARB, 2, 3, -1, -1, -1, 0, 1, -1},
     {W15F_glGetTextureImage, 2, 3, -1, -1, -1, -1, 1, 0},
+    /* format -1: compressed, the level's GL_TEXTURE_COMPRESSED_IMAGE_SIZE */
+    {W15F_glGetCompressedTextureImage, -1, -1, -1, -1, -1, -1, 1, 0},
 };
 
 int w15_readback_layout(uint32_t fn, const w15_slot_t *a, w15_layout_t *l)
@@ -397,10 +426,17 @@ int w15_readback_layout(uint32_t fn, const w15_slot_t *a, w15_layout_t *l)
         if (r->fn != fn)
             continue;
         int64_t w, h = 1, d = 1;
+        if (r->format < 0) {
+            int size = 0, u;
+            if (!textureimage_dims((uint32_t)a[r->texture].u, a[r->level].i, &u, &u, &u, &size))
+                return 0;
+            *l = (w15_layout_t){0, (uint64_t)size, (uint64_t)size, (uint64_t)size, 1, 1};
+            return 1;
+        }
         if (r->target >= 0 || r->texture >= 0) {
             int iw, ih, id;
             if (r->target >= 0 ? !teximage_dims((uint32_t)a[r->target].u, a[r->level].i, &iw, &ih, &id)
-                               : !textureimage_dims((uint32_t)a[r->texture].u, a[r->level].i, &iw, &ih, &id))
+                               : !textureimage_dims((uint32_t)a[r->texture].u, a[r->level].i, &iw, &ih, &id, NULL))
                 return 0;
             w = iw, h = ih, d = id;
         } else {

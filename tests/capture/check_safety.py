@@ -109,6 +109,7 @@ EXPECT = {
         ('glGetTextureImage', 2, 5, ('digest', 'glGetTextureImageCompatCube')),
         ('glGetTextureImage', 3, 5, ('digest', 'glGetTextureImageCompatLevel1')),
         ('glGetCompressedTexImage', 0, 2, ('digest', 'glGetCompressedTexImage')),
+        ('glGetCompressedTextureImage', 0, 3, ('digest', 'glGetCompressedTextureImage')),
         ('glGetCompressedTexImage', 1, 2, ('ptr',)),  # GL writes nothing: no size
         ('glGetTexImage', 0, 4, ('digest', 'glGetTexImage')),
         ('glReadPixels', 1, 6, ('spans', 'glReadPixelsPacked')),
@@ -119,6 +120,7 @@ EXPECT = {
         ('glGetTextureImage', 1, 5, ('digest', 'tex2DLevel1')),
         ('glGetTextureImage', 2, 5, ('digest', 'texCube')),
         ('glGetTextureImage', 3, 5, ('digest', 'tex2DArray')),
+        ('glGetCompressedTextureImage', 0, 3, ('digest', 'compressedCube')),
         ('glGetTextureImage', 4, 5, ('digest', 'texNone')),
         ('glGetTextureImage', 5, 5, ('digest', 'texLevel40')),
     ],

@@ -398,6 +398,11 @@ static void case_readback(void)
     glGetCompressedTexImage(GL_TEXTURE_2D, 0, cbuf);
     err("glGetCompressedTexImage");
     readback("glGetCompressedTexImage", cbuf, 8);
+    /* the same level through glGetCompressedTextureImage, bufSize larger */
+    memset(cbuf, 0xcd, sizeof cbuf);
+    glGetCompressedTextureImage(ctex, 0, sizeof cbuf, cbuf);
+    err("glGetCompressedTextureImage");
+    readback("glGetCompressedTextureImage", cbuf, 8);
     glBindTexture(GL_TEXTURE_2D, tex);
     glGetCompressedTexImage(GL_TEXTURE_2D, 0, cbuf);
     err("glGetCompressedTexImage uncompressed");
@@ -467,6 +472,16 @@ static void case_readback_core(void)
     glGetTextureImage(arr, 0, GL_RGBA, GL_UNSIGNED_BYTE, sizeof buf, buf);
     err("glGetTextureImage 2D array");
     readback("tex2DArray", buf, 2 * 1 * 3 * 4);
+    /* a compressed cube map (RGTC1, 4x4: 8 bytes a face): its six faces */
+    GLuint ccube;
+    glCreateTextures(GL_TEXTURE_CUBE_MAP, 1, &ccube);
+    glTextureStorage2D(ccube, 1, GL_COMPRESSED_RED_RGTC1, 4, 4);
+    glCompressedTextureSubImage3D(ccube, 0, 0, 0, 0, 4, 4, 6, GL_COMPRESSED_RED_RGTC1, 48, data);
+    err("glCompressedTextureSubImage3D");
+    memset(buf, 0xcd, sizeof buf);
+    glGetCompressedTextureImage(ccube, 0, sizeof buf, buf);
+    err("glGetCompressedTextureImage cube");
+    readback("compressedCube", buf, 48);
     /* a name that is no texture: GL refuses (GL_INVALID_OPERATION) and
      * writes nothing; the tracer asks nothing more (glIsTexture) and the
      * digest is of the whole bufSize */
