@@ -25,8 +25,9 @@ extra time goes (each through `env`, whose exec is the first of them):
 
 --configs names the configurations and their order within a round
 (native first; e.g. --configs native,wip15,preload), in place of the
-defaults and --decompose; an order effect (one configuration paying for
-the files the previous one left behind) shows up by swapping two.
+defaults and --decompose.  Odd rounds run them in reverse order: the
+machine drifts within a round, and a fixed order made the later
+configurations look dearer (docs/PERFORMANCE.md, "Correction").
 
 With --top N it also lists, per traced configuration, the N tests that
 took the most time over native (medians over the rounds), so a suite's

@@ -263,7 +263,35 @@ static int level_ok(int64_t level, int maxp, int rect)
     return level >= 0 && (rect ? level == 0 : level <= max_level(w15_context_get_int((unsigned)maxp, 0)));
 }
 
-enum { TEX_WIDTH = 0x1000, TEX_HEIGHT = 0x1001, TEX_DEPTH = 0x8071 };
+enum { TEX_WIDTH = 0x1000, TEX_HEIGHT = 0x1001, TEX_DEPTH = 0x8071, TEX_COMPRESSED_IMAGE_SIZE = 0x86A0,
+       TEX_COMPRESSED = 0x86A1 };
+
+/* One parameter of level `level` of `obj`: a target (glGetTexLevelParameteriv)
+ * or a texture name (glGetTextureLevelParameteriv), the same C shape. */
+static int level_param(get_tex_level_fn get, uint32_t obj, int level, uint32_t pname)
+{
+    int v = 0;
+    get(obj, level, pname, &v);
+    return v;
+}
+
+/* The level's width, height and depth (1 past its dims). */
+static void level_dims(get_tex_level_fn get, uint32_t obj, int level, int dims, int *w, int *h, int *d)
+{
+    *w = level_param(get, obj, level, TEX_WIDTH);
+    *h = dims >= 2 ? level_param(get, obj, level, TEX_HEIGHT) : 1;
+    *d = dims >= 3 ? level_param(get, obj, level, TEX_DEPTH) : 1;
+}
+
+/* The compressed level's bytes, or -1 when it is not compressed (GL then
+ * refuses the size query, as it refuses the read: GL_INVALID_OPERATION). */
+static int level_compressed_size(get_tex_level_fn get, uint32_t obj, int level)
+{
+    if (!level_param(get, obj, level, TEX_COMPRESSED))
+        return -1;
+    int size = level_param(get, obj, level, TEX_COMPRESSED_IMAGE_SIZE);
+    return size > 0 ? size : 0;
+}
 
 /* The size of level `level` of the texture bound to `target`, asked of GL
  * only for a desktop GL target and level the context accepts (no GL
@@ -279,12 +307,7 @@ static int teximage_dims(uint32_t target, int64_t level, int *w, int *h, int *d)
     if (!get)
         return 0;
     int e = errno;
-    *w = 0, *h = 1, *d = 1;
-    get(target, (int)level, TEX_WIDTH, w);
-    if (dims >= 2)
-        get(target, (int)level, TEX_HEIGHT, h);
-    if (dims >= 3)
-        get(target, (int)level, TEX_DEPTH, d);
+    level_dims(get, target, (int)level, dims, w, h, d);
     errno = e;
     return 1;
 }
@@ -307,7 +330,6 @@ static int compressed_pack_default(int major, int minor)
 
 size_t w15_compressed_bytes(uint32_t target, int64_t level)
 {
-    enum { COMPRESSED_IMAGE_SIZE = 0x86A0, COMPRESSED = 0x86A1 };
     int major = 0, minor = 0, dims, maxp, rect;
     if (w15_context_api(&major, &minor) != 1 || !ver_at_least(major, minor, 1, 3))
         return 0; /* glGetCompressedTexImage: desktop GL 1.3 */
@@ -318,78 +340,80 @@ size_t w15_compressed_bytes(uint32_t target, int64_t level)
     get_tex_level_fn get = (get_tex_level_fn)real_fn("glGetTexLevelParameteriv");
     if (!get)
         return 0;
-    int e = errno, compressed = 0, size = 0;
-    get(target, (int)level, COMPRESSED, &compressed);
-    if (compressed) /* else GL_INVALID_OPERATION, for the query as for the read */
-        get(target, (int)level, COMPRESSED_IMAGE_SIZE, &size);
+    int e = errno;
+    int size = level_compressed_size(get, target, (int)level);
     errno = e;
     return size > 0 ? (size_t)size : 0;
 }
 
-/* The size of level `level` of texture object `tex` as glGetTextureImage
- * reads it, or 0 when it cannot be asked without a GL error, for a name
- * glIsTexture knows (it raises no error):
+/* Level `level` of texture object `tex` as glGetTextureImage and
+ * glGetCompressedTextureImage read it: glGetTextureLevelParameteriv when
+ * the level can be asked of it without a GL error, else NULL; *faces (6:
+ * a cube map's faces are its images) and *dims.  Only for a name
+ * glIsTexture knows (it raises no error), and:
  *  - in a GL >= 4.5 core context, the texture's target is asked
- *    (glGetTextureParameteriv(GL_TEXTURE_TARGET)), then the level's size
- *    (a cube map: its six faces);
+ *    (glGetTextureParameteriv(GL_TEXTURE_TARGET)) and the level checked;
  *  - elsewhere Mesa refuses GL_TEXTURE_TARGET (GL_INVALID_ENUM, though GL
  *    4.5 has it in both profiles), and which levels exist depends on the
- *    target: level 0 only (every target has it), its width, height and
- *    depth; for a cube map that is its first face, a prefix of what GL
- *    writes (the digest then covers that face: docs/FORMAT.md).
- * With `csize` (glGetCompressedTextureImage): *csize = the compressed
- * level's bytes instead, when the level is compressed and the compressed
- * pack state is the default (else 0 is returned: GL refuses the call, or
- * lays the blocks out with strides the tracer does not model). */
-static int textureimage_dims(uint32_t tex, int64_t level, int *w, int *h, int *d, int *csize)
+ *    target: level 0 only (every target has it), width, height and depth;
+ *    for a cube map that is its first face, a prefix of what GL writes
+ *    (the digest then covers that face: docs/FORMAT.md).
+ * `compressed`: the compressed pack state must be the default too (else
+ * GL lays the blocks out with strides the tracer does not model).
+ * May change errno. */
+static get_tex_level_fn texture_level(uint32_t tex, int64_t level, int compressed, int *faces, int *dims)
 {
-    enum { TEXTURE_TARGET = 0x1006, COMPRESSED_IMAGE_SIZE = 0x86A0, COMPRESSED = 0x86A1 };
-    int major = 0, minor = 0, dims = 3, maxp, rect, target = 0;
+    enum { TEXTURE_TARGET = 0x1006, TEXTURE_CUBE_MAP = 0x8513 };
+    int major = 0, minor = 0, maxp, rect, target = 0;
     if (w15_context_api(&major, &minor) != 1)
-        return 0;
+        return NULL;
     int core = ver_at_least(major, minor, 4, 5) && !w15_context_compat();
     if (!core && level != 0)
-        return 0;
-    if (csize && !compressed_pack_default(major, minor))
-        return 0;
+        return NULL;
+    if (compressed && !compressed_pack_default(major, minor))
+        return NULL;
     is_texture_fn is = (is_texture_fn)real_fn("glIsTexture");
     get_texture_param_fn getp = (get_texture_param_fn)real_fn("glGetTextureParameteriv");
     get_tex_level_fn getl = (get_tex_level_fn)real_fn("glGetTextureLevelParameteriv");
-    if (!is || !getp || !getl)
-        return 0;
-    int e = errno, ok = 0;
-    if (!is(tex))
-        goto out;
+    if (!is || !getp || !getl || !is(tex))
+        return NULL;
+    *dims = 3;
     if (core) {
         getp(tex, TEXTURE_TARGET, &target);
-        if (!target_shape((uint32_t)target, major, minor, 1, &dims, &maxp, &rect) ||
-            !level_ok(level, maxp, rect))
-            goto out;
+        if (!target_shape((uint32_t)target, major, minor, 1, dims, &maxp, &rect) || !level_ok(level, maxp, rect))
+            return NULL;
     }
-    int faces = target == 0x8513 ? 6 : 1; /* GL_TEXTURE_CUBE_MAP: the faces are the images */
-    if (csize) {
-        /* glGetCompressedTextureImage: the compressed level's bytes (GL
-         * gives one face's for a cube map) */
-        int compressed = 0, size = 0;
-        getl(tex, (int)level, COMPRESSED, &compressed);
-        if (compressed)
-            getl(tex, (int)level, COMPRESSED_IMAGE_SIZE, &size);
-        *csize = size > 0 ? size * faces : 0;
-        ok = compressed != 0;
-        goto out;
+    *faces = target == TEXTURE_CUBE_MAP ? 6 : 1;
+    return getl;
+}
+
+/* glGetTextureImage: the level's width, height and depth (a cube map's
+ * six faces as depth 6), 1; or 0 (texture_level). */
+static int textureimage_dims(uint32_t tex, int64_t level, int *w, int *h, int *d)
+{
+    int e = errno, faces, dims;
+    get_tex_level_fn get = texture_level(tex, level, 0, &faces, &dims);
+    if (get) {
+        level_dims(get, tex, (int)level, dims, w, h, d);
+        if (faces == 6)
+            *d = 6;
     }
-    *w = 0, *h = 1, *d = 1;
-    getl(tex, (int)level, TEX_WIDTH, w);
-    if (dims >= 2)
-        getl(tex, (int)level, TEX_HEIGHT, h);
-    if (dims >= 3)
-        getl(tex, (int)level, TEX_DEPTH, d);
-    if (faces == 6)
-        *d = 6;
-    ok = 1;
-out:
     errno = e;
-    return ok;
+    return get != NULL;
+}
+
+/* glGetCompressedTextureImage: 1 with *n = the compressed level's bytes
+ * (all faces of a core cube map); 0 when it is not compressed (GL refuses
+ * the call) or cannot be asked (texture_level). */
+static int texture_compressed_bytes(uint32_t tex, int64_t level, uint64_t *n)
+{
+    int e = errno, faces, dims, size = -1;
+    get_tex_level_fn get = texture_level(tex, level, 1, &faces, &dims);
+    if (get)
+        size = level_compressed_size(get, tex, (int)level);
+    errno = e;
+    *n = size > 0 ? (uint64_t)size * (uint64_t)faces : 0;
+    return size >= 0;
 }
 
 size_t w15_teximage_bytes(uint32_t target, int64_t level, uint32_t format, uint32_t type)
@@ -427,16 +451,16 @@ int w15_readback_layout(uint32_t fn, const w15_slot_t *a, w15_layout_t *l)
             continue;
         int64_t w, h = 1, d = 1;
         if (r->format < 0) {
-            int size = 0, u;
-            if (!textureimage_dims((uint32_t)a[r->texture].u, a[r->level].i, &u, &u, &u, &size))
+            uint64_t n;
+            if (!texture_compressed_bytes((uint32_t)a[r->texture].u, a[r->level].i, &n))
                 return 0;
-            *l = (w15_layout_t){0, (uint64_t)size, (uint64_t)size, (uint64_t)size, 1, 1};
+            *l = (w15_layout_t){0, n, n, n, 1, 1};
             return 1;
         }
         if (r->target >= 0 || r->texture >= 0) {
             int iw, ih, id;
             if (r->target >= 0 ? !teximage_dims((uint32_t)a[r->target].u, a[r->level].i, &iw, &ih, &id)
-                               : !textureimage_dims((uint32_t)a[r->texture].u, a[r->level].i, &iw, &ih, &id, NULL))
+                               : !textureimage_dims((uint32_t)a[r->texture].u, a[r->level].i, &iw, &ih, &id))
                 return 0;
             w = iw, h = ih, d = id;
         } else {

@@ -85,6 +85,30 @@ static void readback(const char *what, const void *p, size_t n)
     printf("readback %s %zu %016" PRIx64 "\n", what, n, (uint64_t)XXH3_64bits(p, n));
 }
 
+/* A 1x1 RGBA8 cube map made with glGenTextures + glBindTexture (left
+ * bound), face f from data + 4 f. */
+static GLuint cube_1x1(const uint8_t *data)
+{
+    GLuint cube;
+    glGenTextures(1, &cube);
+    glBindTexture(GL_TEXTURE_CUBE_MAP, cube);
+    for (int f = 0; f < 6; f++)
+        glTexImage2D(GL_TEXTURE_CUBE_MAP_POSITIVE_X + f, 0, GL_RGBA8, 1, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE,
+                     data + 4 * f);
+    return cube;
+}
+
+/* glGetTextureImage of level `level` as RGBA bytes into the n bytes of buf,
+ * filled with 0xcd first (what GL does not write stays so), its error
+ * line, and the readback line of the first `got` bytes. */
+static void texture_image(const char *what, GLuint tex, int level, uint8_t *buf, size_t n, size_t got)
+{
+    memset(buf, 0xcd, n);
+    glGetTextureImage(tex, level, GL_RGBA, GL_UNSIGNED_BYTE, (GLsizei)n, buf);
+    err(what);
+    readback(what, buf, got);
+}
+
 static GLuint buffer(GLenum target, size_t size, const void *data)
 {
     GLuint b;
@@ -365,26 +389,11 @@ static void case_readback(void)
      * the image of a 2D texture, the first face of a cube map (a prefix
      * of the six GL writes); another level: the whole bufSize */
     uint8_t big[64];
-    memset(big, 0xcd, sizeof big);
-    glGetTextureImage(tex, 0, GL_RGBA, GL_UNSIGNED_BYTE, sizeof big, big);
-    err("glGetTextureImage");
-    readback("glGetTextureImageCompat", big, 16);
-    GLuint cube;
-    glGenTextures(1, &cube);
-    glBindTexture(GL_TEXTURE_CUBE_MAP, cube);
-    for (int f = 0; f < 6; f++)
-        glTexImage2D(GL_TEXTURE_CUBE_MAP_POSITIVE_X + f, 0, GL_RGBA8, 1, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE,
-                     data + 4 * f);
-    memset(big, 0xcd, sizeof big);
-    glGetTextureImage(cube, 0, GL_RGBA, GL_UNSIGNED_BYTE, sizeof big, big);
-    err("glGetTextureImage cube");
-    readback("glGetTextureImageCompatCube", big, 4);
+    texture_image("glGetTextureImageCompat", tex, 0, big, sizeof big, 16);
+    texture_image("glGetTextureImageCompatCube", cube_1x1(data), 0, big, sizeof big, 4);
     glBindTexture(GL_TEXTURE_2D, tex);
     glGenerateMipmap(GL_TEXTURE_2D);
-    memset(big, 0xcd, sizeof big);
-    glGetTextureImage(tex, 1, GL_RGBA, GL_UNSIGNED_BYTE, sizeof big, big);
-    err("glGetTextureImage level 1");
-    readback("glGetTextureImageCompatLevel1", big, sizeof big);
+    texture_image("glGetTextureImageCompatLevel1", tex, 1, big, sizeof big, sizeof big);
     /* a compressed level: its size asked of GL
      * (GL_TEXTURE_COMPRESSED_IMAGE_SIZE); an uncompressed one: GL refuses
      * (GL_INVALID_OPERATION) and writes nothing, the pointer alone */
@@ -442,36 +451,19 @@ static void case_readback_core(void)
     for (size_t i = 0; i < sizeof data; i++)
         data[i] = (uint8_t)(i * 13 + 5);
     uint8_t buf[256];
-    GLuint t2d, cube, arr;
+    GLuint t2d, arr;
     glCreateTextures(GL_TEXTURE_2D, 1, &t2d);
     glTextureStorage2D(t2d, 2, GL_RGBA8, 2, 2);
     glTextureSubImage2D(t2d, 0, 0, 0, 2, 2, GL_RGBA, GL_UNSIGNED_BYTE, data);
     glTextureSubImage2D(t2d, 1, 0, 0, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, data + 16);
-    memset(buf, 0xcd, sizeof buf);
-    glGetTextureImage(t2d, 0, GL_RGBA, GL_UNSIGNED_BYTE, sizeof buf, buf);
-    err("glGetTextureImage 2D");
-    readback("tex2D", buf, 2 * 2 * 4);
-    memset(buf, 0xcd, sizeof buf);
-    glGetTextureImage(t2d, 1, GL_RGBA, GL_UNSIGNED_BYTE, sizeof buf, buf);
-    err("glGetTextureImage 2D level 1");
-    readback("tex2DLevel1", buf, 4);
+    texture_image("tex2D", t2d, 0, buf, sizeof buf, 2 * 2 * 4);
+    texture_image("tex2DLevel1", t2d, 1, buf, sizeof buf, 4);
     /* a cube map created with glGenTextures + glBindTexture: its six faces */
-    glGenTextures(1, &cube);
-    glBindTexture(GL_TEXTURE_CUBE_MAP, cube);
-    for (int f = 0; f < 6; f++)
-        glTexImage2D(GL_TEXTURE_CUBE_MAP_POSITIVE_X + f, 0, GL_RGBA8, 1, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE,
-                     data + 4 * f);
-    memset(buf, 0xcd, sizeof buf);
-    glGetTextureImage(cube, 0, GL_RGBA, GL_UNSIGNED_BYTE, sizeof buf, buf);
-    err("glGetTextureImage cube");
-    readback("texCube", buf, 6 * 4);
+    texture_image("texCube", cube_1x1(data), 0, buf, sizeof buf, 6 * 4);
     glCreateTextures(GL_TEXTURE_2D_ARRAY, 1, &arr);
     glTextureStorage3D(arr, 1, GL_RGBA8, 2, 1, 3);
     glTextureSubImage3D(arr, 0, 0, 0, 0, 2, 1, 3, GL_RGBA, GL_UNSIGNED_BYTE, data);
-    memset(buf, 0xcd, sizeof buf);
-    glGetTextureImage(arr, 0, GL_RGBA, GL_UNSIGNED_BYTE, sizeof buf, buf);
-    err("glGetTextureImage 2D array");
-    readback("tex2DArray", buf, 2 * 1 * 3 * 4);
+    texture_image("tex2DArray", arr, 0, buf, sizeof buf, 2 * 1 * 3 * 4);
     /* a compressed cube map (RGTC1, 4x4: 8 bytes a face): its six faces */
     GLuint ccube;
     glCreateTextures(GL_TEXTURE_CUBE_MAP, 1, &ccube);
@@ -485,14 +477,9 @@ static void case_readback_core(void)
     /* a name that is no texture: GL refuses (GL_INVALID_OPERATION) and
      * writes nothing; the tracer asks nothing more (glIsTexture) and the
      * digest is of the whole bufSize */
-    memset(buf, 0xcd, sizeof buf);
-    glGetTextureImage(4242, 0, GL_RGBA, GL_UNSIGNED_BYTE, 64, buf);
-    err("glGetTextureImage not a texture");
-    readback("texNone", buf, 64);
+    texture_image("texNone", 4242, 0, buf, 64, 64);
     /* a level the texture does not have: GL_INVALID_VALUE, nothing asked */
-    glGetTextureImage(t2d, 40, GL_RGBA, GL_UNSIGNED_BYTE, 64, buf);
-    err("glGetTextureImage level 40");
-    readback("texLevel40", buf, 64);
+    texture_image("texLevel40", t2d, 40, buf, 64, 64);
 }
 
 /* Debug messages of type error GL sends the program (the tracer must add none). */
