@@ -9,11 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "commands.h"
+#include "locate.h"
 #include "wip15/trace_env.h"
 
 #ifndef WIP15_LIBDIR_BUILD
@@ -108,52 +108,6 @@ static int valid_size(const char *s)
     return !*end;
 }
 
-static int exists(const char *p)
-{
-    struct stat st;
-    return stat(p, &st) == 0;
-}
-
-/* Where libwip15.so is, in this order:
- *  1. running from the build tree: the build tree's library;
- *  2. next to the executable, as `cmake --install` lays it out
- *     (PREFIX/bin/wip15 -> PREFIX/lib/wip15/libwip15.so), whatever PREFIX
- *     was chosen at install time;
- *  3. the install directory configured at build time.
- * The result is an absolute path. */
-static int find_lib(char *out, size_t n)
-{
-    char exe[PATH_MAX];
-    ssize_t l = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    exe[l > 0 ? l : 0] = 0;
-
-    char root[PATH_MAX]; /* the build tree: WIP15_LIBDIR_BUILD less "/src/tracer" */
-    snprintf(root, sizeof root, "%s", WIP15_LIBDIR_BUILD);
-    char *cut = strstr(root, "/src/tracer");
-    if (cut)
-        *cut = 0;
-    size_t rl = strlen(root);
-    if (rl && !strncmp(exe, root, rl) && exe[rl] == '/') {
-        snprintf(out, n, "%s/libwip15.so", WIP15_LIBDIR_BUILD);
-        if (exists(out))
-            return 0;
-    }
-    char *slash = strrchr(exe, '/');
-    if (slash) {
-        *slash = 0;
-        static const char *const rel[] = { "/../lib/wip15", "/../lib64/wip15",
-                                           "/../lib/x86_64-linux-gnu/wip15" };
-        for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
-            char p[PATH_MAX + 64];
-            snprintf(p, sizeof p, "%s%s/libwip15.so", exe, rel[i]);
-            if (exists(p) && realpath(p, out))
-                return 0;
-        }
-    }
-    snprintf(out, n, "%s/libwip15.so", WIP15_LIBDIR_INSTALL);
-    return exists(out) ? 0 : -1;
-}
-
 int cmd_trace(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -228,8 +182,17 @@ int cmd_trace(int argc, char **argv)
         fprintf(stderr, "wip15: trace: --max-size %s: expected a byte count (suffix k, M or G)\n", maxsize);
         return 2;
     }
-    char lib[PATH_MAX];
-    if (find_lib(lib, sizeof lib)) {
+    /* libwip15.so: the build tree's when this program runs from it (the
+     * root is WIP15_LIBDIR_BUILD less "/src/tracer"), else beside this
+     * program as installed, else where it was to be installed (locate.h) */
+    char lib[PATH_MAX], root[PATH_MAX];
+    snprintf(root, sizeof root, "%s", WIP15_LIBDIR_BUILD);
+    char *cut = strstr(root, "/src/tracer");
+    if (cut)
+        *cut = 0;
+    else
+        root[0] = 0;
+    if (w15t_locate("libwip15.so", root, WIP15_LIBDIR_BUILD, WIP15_LIBDIR_INSTALL, lib, sizeof lib)) {
         fprintf(stderr,
                 "wip15: trace: libwip15.so not found (looked in the build tree %s, in ../lib/wip15 "
                 "next to this program and in %s)\n",
@@ -276,7 +239,12 @@ int cmd_trace(int argc, char **argv)
         /* the tracer prints "tracing to" itself; we print the summary */
     }
 
-    /* the signals that ask a program to end go to the program */
+    /* The signals that ask a program to end go to the program.  The
+     * program starts with the signal state `wip15` was given: the child
+     * puts these back before the exec, and main.c leaves SIGPIPE alone for
+     * `trace`.  (Not posix_spawn: glibc's leaves its internal signals 32
+     * and 33 ignored across the exec; a fork of this small program costs no
+     * more, docs/PERFORMANCE.md "Start-up".) */
     static const int fwd[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
     enum { NFWD = sizeof fwd / sizeof fwd[0] };
     struct sigaction sa, fwd_old[NFWD];

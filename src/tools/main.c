@@ -5,18 +5,38 @@
  * Standard output: SIGPIPE is ignored; when the reader of a pipe goes away
  * (`wip15 dump big.wip15 | head`) the command stops writing and exits 0
  * without a message, like git.  Any other write error on standard output is
- * reported and makes the exit code 1.
+ * reported and makes the exit code 1.  (Not for `trace`: the program it
+ * starts gets the SIGPIPE disposition `wip15` was given.)
+ *
+ * Built twice.  W15_FRONT: `wip15` itself, linked with libc alone, runs
+ * `trace` in-process and hands every other command to `wip15-tool` (exec,
+ * same arguments); a traced program then starts without loading the
+ * libraries the other commands need (json-c, libpng, X11, ...), which is
+ * most of the launcher's cost (docs/PERFORMANCE.md "Start-up").  Without
+ * it: `wip15-tool`, every command.
  */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
+#ifdef W15_FRONT
+#include "locate.h"
+#else
 #include "out.h"
+#endif
 
 #ifndef WIP15_VERSION
 #define WIP15_VERSION "unknown"
+#endif
+
+#ifdef W15_FRONT
+#define TOOL(fn) NULL /* in wip15-tool */
+#else
+#define TOOL(fn) fn
 #endif
 
 typedef struct w15_command {
@@ -27,14 +47,14 @@ typedef struct w15_command {
 
 static const w15_command_t commands[] = {
     {"trace", "run a program and record its GL calls (and timing)", cmd_trace},
-    {"info", "show a trace's header and totals", cmd_info},
-    {"dump", "print every call of a trace, as text or JSON lines", cmd_dump},
-    {"verify", "check that a trace is complete and well formed", cmd_verify},
-    {"replay", "play a trace back (headless), frame checksums and snapshots", cmd_replay},
-    {"stats", "count calls, frames, data and threads of a trace", cmd_stats},
-    {"frames", "frame times, fps and time per GL function of a timing trace", cmd_frames},
-    {"export", "write a timing trace as Chrome trace events (Perfetto)", cmd_export},
-    {"wtf-json", "convert between .wtf-trace and .wtf-json", cmd_wtf_json},
+    {"info", "show a trace's header and totals", TOOL(cmd_info)},
+    {"dump", "print every call of a trace, as text or JSON lines", TOOL(cmd_dump)},
+    {"verify", "check that a trace is complete and well formed", TOOL(cmd_verify)},
+    {"replay", "play a trace back (headless), frame checksums and snapshots", TOOL(cmd_replay)},
+    {"stats", "count calls, frames, data and threads of a trace", TOOL(cmd_stats)},
+    {"frames", "frame times, fps and time per GL function of a timing trace", TOOL(cmd_frames)},
+    {"export", "write a timing trace as Chrome trace events (Perfetto)", TOOL(cmd_export)},
+    {"wtf-json", "convert between .wtf-trace and .wtf-json", TOOL(cmd_wtf_json)},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
@@ -58,6 +78,27 @@ static const w15_command_t *find(const char *name)
     return NULL;
 }
 
+#ifdef W15_FRONT
+/* Run wip15-tool with these arguments (argv[0] unchanged); returns only
+ * when it cannot. */
+static int run_tool(char **argv)
+{
+    char tool[PATH_MAX];
+    if (w15t_locate("wip15-tool", WIP15_BUILD_ROOT, WIP15_TOOL_BUILD, WIP15_LIBDIR_INSTALL, tool, sizeof tool)) {
+        fprintf(stderr, "wip15: wip15-tool, which runs every command but 'trace', was not found (looked beside "
+                        "this program, in ../lib/wip15 next to it and in %s)\n", WIP15_LIBDIR_INSTALL);
+        return 1;
+    }
+    execv(tool, argv);
+    fprintf(stderr, "wip15: cannot run %s: %s\n", tool, strerror(errno));
+    return 1;
+}
+
+static int finish_output(void)
+{
+    return fflush(stdout) != 0 || ferror(stdout);
+}
+#else
 /* Flush both output paths (our buffer and stdio).  A closed pipe is a quiet,
  * normal end; other errors are reported.  Returns 0 or 1. */
 static int finish_output(void)
@@ -78,10 +119,12 @@ static int finish_output(void)
     }
     return rc;
 }
+#endif
 
 int main(int argc, char **argv)
 {
-    signal(SIGPIPE, SIG_IGN);
+    if (argc < 2 || strcmp(argv[1], "trace") != 0)
+        signal(SIGPIPE, SIG_IGN);
 
     if (argc < 2) {
         usage(stderr);
@@ -102,6 +145,10 @@ int main(int argc, char **argv)
             fprintf(stderr, "wip15: '%s' is not a wip15 command. See 'wip15 --help'.\n", argv[2]);
             return 2;
         }
+#ifdef W15_FRONT
+        if (!c->fn)
+            return run_tool(argv);
+#endif
         char *hargv[] = {(char *)c->name, (char *)"--help", NULL};
         rc = c->fn(2, hargv);
     } else if (a[0] == '-') {
@@ -114,6 +161,10 @@ int main(int argc, char **argv)
             fprintf(stderr, "wip15: '%s' is not a wip15 command. See 'wip15 --help'.\n", a);
             return 2;
         }
+#ifdef W15_FRONT
+        if (!c->fn)
+            return run_tool(argv);
+#endif
         rc = c->fn(argc - 1, argv + 1);
     }
     int orc = finish_output();

@@ -311,6 +311,20 @@ cmdtrace)
     grep -q "killed by signal 11" err.txt || fail "no 'killed by signal' message: $(cat err.txt)"
     "$W15_WIP15" trace -q -- /nonexistent/program > out.txt 2> err.txt
     [ $? = 127 ] || fail "missing program is not 127"
+    # the program gets the signal dispositions wip15 was given: the same
+    # ignored signals as without it (wip15 ignores SIGPIPE for its own
+    # output, and once passed that on), with SIGHUP ignored (nohup) and not
+    grep SigIgn /proc/self/status > ign.want
+    "$W15_WIP15" trace -q -o ign.wip15 -- grep SigIgn /proc/self/status > ign.got 2> err.txt
+    cmp -s ign.want ign.got || fail "ignored signals changed under wip15 trace: $(cat ign.got), natively $(cat ign.want)"
+    sh -c 'trap "" HUP; grep SigIgn /proc/self/status' > ign.want
+    sh -c 'trap "" HUP; exec "$0" trace -q -o ign2.wip15 -- grep SigIgn /proc/self/status' "$W15_WIP15" > ign.got 2> err.txt
+    cmp -s ign.want ign.got || fail "ignored signals changed under wip15 trace (SIGHUP ignored): $(cat ign.got), natively $(cat ign.want)"
+    # every other command runs in wip15-tool: its exit status comes back
+    "$W15_WIP15" verify -q mine.wip15 || fail "wip15 verify (wip15-tool) rejects a good trace"
+    "$W15_WIP15" help dump | grep -q "usage: wip15 dump" || fail "wip15 help dump does not reach wip15-tool"
+    "$W15_WIP15" verify /nonexistent.wip15 2> err.txt
+    [ $? = 1 ] || fail "wip15 verify of a missing file: status not 1"
     # SIGTERM and SIGINT sent to `wip15 trace` alone (not its process
     # group) reach the program; its status comes back as 128+N
     # (a non-interactive shell starts background jobs with SIGINT ignored,
