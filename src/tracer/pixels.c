@@ -416,6 +416,59 @@ static int texture_compressed_bytes(uint32_t tex, int64_t level, uint64_t *n)
     return size >= 0;
 }
 
+/* The block of a specific compressed internal format, in texels: 4 x 4
+ * for S3TC (and its sRGB forms), LATC, RGTC, BPTC, ETC1, ETC2/EAC, ATC and
+ * 3Dc; FXT1 8 x 4; the 2D ASTC sizes.  0 for anything else (ASTC 3D,
+ * PVRTC with its minimum sizes, vendor formats): not modelled.  (GL cannot
+ * be asked: GL_TEXTURE_COMPRESSED_BLOCK_WIDTH is "in bytes" in
+ * ARB_internalformat_query2, and Mesa answers 2 for RGTC1's 4-texel block.) */
+static int compressed_block(uint32_t f, int *bw, int *bh)
+{
+    static const uint8_t astc[14][2] = {{4, 4}, {5, 4}, {5, 5}, {6, 5}, {6, 6}, {8, 5}, {8, 6},
+                                        {8, 8}, {10, 5}, {10, 6}, {10, 8}, {10, 10}, {12, 10}, {12, 12}};
+    if ((f >= 0x83F0 && f <= 0x83F3) || (f >= 0x8C4C && f <= 0x8C4F) || (f >= 0x8C70 && f <= 0x8C73) ||
+        (f >= 0x8DBB && f <= 0x8DBE) || (f >= 0x8E8C && f <= 0x8E8F) || f == 0x8D64 ||
+        (f >= 0x9270 && f <= 0x9279) || f == 0x8C92 || f == 0x8C93 || f == 0x87EE || f == 0x8837) {
+        *bw = *bh = 4;
+        return 1;
+    }
+    if (f == 0x86B0 || f == 0x86B1) { /* FXT1 */
+        *bw = 8, *bh = 4;
+        return 1;
+    }
+    if ((f >= 0x93B0 && f <= 0x93BD) || (f >= 0x93D0 && f <= 0x93DD)) {
+        *bw = astc[f & 0xF][0], *bh = astc[f & 0xF][1];
+        return 1;
+    }
+    return 0;
+}
+
+/* glGetCompressedTextureSubImage: 1 with *n = the bytes of a width x
+ * height x depth region of the compressed level in whole blocks (a depth
+ * of cube map faces or array layers counts whole), the block's bytes being
+ * the level's GL_TEXTURE_COMPRESSED_IMAGE_SIZE over its number of blocks;
+ * 0 when the level is not compressed or cannot be asked (texture_level),
+ * or its format's block is not modelled (compressed_block). */
+static int texture_compressed_sub_bytes(uint32_t tex, int64_t level, int64_t w, int64_t h, int64_t d,
+                                        uint64_t *n)
+{
+    enum { INTERNAL_FORMAT = 0x1003 };
+    int e = errno, faces, dims, ok = 0, bw, bh, lw, lh, ld, size;
+    get_tex_level_fn get = texture_level(tex, level, 1, &faces, &dims);
+    if (get && (size = level_compressed_size(get, tex, (int)level)) > 0 &&
+        compressed_block((uint32_t)level_param(get, tex, (int)level, INTERNAL_FORMAT), &bw, &bh)) {
+        level_dims(get, tex, (int)level, dims, &lw, &lh, &ld);
+        uint64_t blocks = (uint64_t)((lw + bw - 1) / bw) * (uint64_t)((lh + bh - 1) / bh) * (uint64_t)ld;
+        if (lw > 0 && lh > 0 && ld > 0 && size % blocks == 0 && w > 0 && h > 0 && d > 0 && w <= INT32_MAX &&
+            h <= INT32_MAX && d <= INT32_MAX) {
+            *n = (uint64_t)((w + bw - 1) / bw) * (uint64_t)((h + bh - 1) / bh) * (uint64_t)d * (size / blocks);
+            ok = 1;
+        }
+    }
+    errno = e;
+    return ok;
+}
+
 size_t w15_teximage_bytes(uint32_t target, int64_t level, uint32_t format, uint32_t type)
 {
     int w, h, d;
@@ -439,8 +492,10 @@ static const struct readback {
     {W15F_glGetnTexImage, 2, 3, -1, -1, -1, 0, 1, -1},
     {W15F_glGetnTexImageARB, 2, 3, -1, -1, -1, 0, 1, -1},
     {W15F_glGetTextureImage, 2, 3, -1, -1, -1, -1, 1, 0},
-    /* format -1: compressed, the level's GL_TEXTURE_COMPRESSED_IMAGE_SIZE */
+    /* format -1: compressed, the level's GL_TEXTURE_COMPRESSED_IMAGE_SIZE,
+     * or with width/height/depth the region's whole blocks */
     {W15F_glGetCompressedTextureImage, -1, -1, -1, -1, -1, -1, 1, 0},
+    {W15F_glGetCompressedTextureSubImage, -1, -1, 5, 6, 7, -1, 1, 0},
 };
 
 int w15_readback_layout(uint32_t fn, const w15_slot_t *a, w15_layout_t *l)
@@ -452,7 +507,15 @@ int w15_readback_layout(uint32_t fn, const w15_slot_t *a, w15_layout_t *l)
         int64_t w, h = 1, d = 1;
         if (r->format < 0) {
             uint64_t n;
-            if (!texture_compressed_bytes((uint32_t)a[r->texture].u, a[r->level].i, &n))
+            if (r->width >= 0) {
+                int64_t sw = (int32_t)a[r->width].i, sh = (int32_t)a[r->height].i, sd = (int32_t)a[r->depth].i;
+                if (sw == 0 || sh == 0 || sd == 0) {
+                    *l = (w15_layout_t){0}; /* an empty region: GL writes nothing */
+                    return 1;
+                }
+                if (!texture_compressed_sub_bytes((uint32_t)a[r->texture].u, a[r->level].i, sw, sh, sd, &n))
+                    return 0;
+            } else if (!texture_compressed_bytes((uint32_t)a[r->texture].u, a[r->level].i, &n))
                 return 0;
             *l = (w15_layout_t){0, n, n, n, 1, 1};
             return 1;

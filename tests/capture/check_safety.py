@@ -121,6 +121,7 @@ EXPECT = {
         ('glGetTextureImage', 2, 5, ('digest', 'texCube')),
         ('glGetTextureImage', 3, 5, ('digest', 'tex2DArray')),
         ('glGetCompressedTextureImage', 0, 3, ('digest', 'compressedCube')),
+        ('glGetCompressedTextureSubImage', 0, 9, ('digest', 'compressedCubeFaces')),
         ('glGetTextureImage', 4, 5, ('digest', 'texNone')),
         ('glGetTextureImage', 5, 5, ('digest', 'texLevel40')),
     ],

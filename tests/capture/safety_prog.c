@@ -474,6 +474,11 @@ static void case_readback_core(void)
     glGetCompressedTextureImage(ccube, 0, sizeof buf, buf);
     err("glGetCompressedTextureImage cube");
     readback("compressedCube", buf, 48);
+    /* a region of it: faces 2 and 3 (whole 4x4 blocks, 8 bytes each) */
+    memset(buf, 0xcd, sizeof buf);
+    glGetCompressedTextureSubImage(ccube, 0, 0, 0, 2, 4, 4, 2, sizeof buf, buf);
+    err("glGetCompressedTextureSubImage");
+    readback("compressedCubeFaces", buf, 16);
     /* a name that is no texture: GL refuses (GL_INVALID_OPERATION) and
      * writes nothing; the tracer asks nothing more (glIsTexture) and the
      * digest is of the whole bufSize */
