@@ -113,18 +113,24 @@ CS_HELPER size_t cs_strlen(const char *s)
 /* Number of values of a glGet*, glTexParameter*v, glLight*v, ... pname. */
 #define W15_CS_KIND_pname(name, pack, p) \
     static size_t w15_cs_##name(const w15_slot_t *a) { return w15_pname_count((uint32_t)a[p].u); }
-/* Pixel rectangles under the current pixel-store state. */
+/* Pixel rectangles under the current pixel-store state.  An upload with a
+ * depth parameter (glTexImage3D, glTexSubImage3D, ...) is a 3D image
+ * whatever its depth: GL_UNPACK_IMAGE_HEIGHT and GL_UNPACK_SKIP_IMAGES
+ * apply to a depth of 1 too. */
 #define W15_CS_KIND_image(name, pack, f, t, w, h, d) \
     static size_t w15_cs_##name(const w15_slot_t *a) \
-    { return w15_image_bytes(pack, (uint32_t)a[f].u, (uint32_t)a[t].u, a[w].i, ARG_I(a, h), ARG_I(a, d)); }
+    { \
+        return w15_image_bytes(pack, pack ? ARG_I(a, d) > 1 : (d) >= 0, (uint32_t)a[f].u, (uint32_t)a[t].u, \
+                               a[w].i, ARG_I(a, h), ARG_I(a, d)); \
+    }
 /* glBitmap: a width x height bitmap. */
 #define W15_CS_KIND_bitmap(name, pack, w, h) \
     static size_t w15_cs_##name(const w15_slot_t *a) \
-    { return w15_image_bytes(pack, CS_GL_COLOR_INDEX, CS_GL_BITMAP, a[w].i, a[h].i, 1); }
+    { return w15_image_bytes(pack, 0, CS_GL_COLOR_INDEX, CS_GL_BITMAP, a[w].i, a[h].i, 1); }
 /* glPolygonStipple / glGetPolygonStipple: a 32 x 32 bitmap. */
 #define W15_CS_KIND_stipple(name, pack) \
     static size_t w15_cs_##name(const w15_slot_t *a) \
-    { (void)a; return w15_image_bytes(pack, CS_GL_COLOR_INDEX, CS_GL_BITMAP, 32, 32, 1); }
+    { (void)a; return w15_image_bytes(pack, 0, CS_GL_COLOR_INDEX, CS_GL_BITMAP, 32, 32, 1); }
 /* glCallLists(n, type, lists): bytes. */
 #define W15_CS_KIND_lists(name, pack, n, t) \
     static size_t w15_cs_##name(const w15_slot_t *a) { return nonneg(a[n].i) * list_type_size(a[t].u); }

@@ -472,7 +472,7 @@ static int texture_compressed_sub_bytes(uint32_t tex, int64_t level, int64_t w, 
 size_t w15_teximage_bytes(uint32_t target, int64_t level, uint32_t format, uint32_t type)
 {
     int w, h, d;
-    return teximage_dims(target, level, &w, &h, &d) ? w15_image_bytes(1, format, type, w, h, d) : 0;
+    return teximage_dims(target, level, &w, &h, &d) ? w15_image_bytes(1, d > 1, format, type, w, h, d) : 0;
 }
 
 /* The image read-backs: where their arguments say the image's format,
@@ -537,7 +537,7 @@ int w15_readback_layout(uint32_t fn, const w15_slot_t *a, w15_layout_t *l)
             *l = (w15_layout_t){0}; /* an empty image: GL writes nothing */
             return 1;
         }
-        return w15_image_layout(1, (uint32_t)a[r->format].u, (uint32_t)a[r->type].u, w, h, d, l) != 0;
+        return w15_image_layout(1, d > 1, (uint32_t)a[r->format].u, (uint32_t)a[r->type].u, w, h, d, l) != 0;
     }
     return 0;
 }
@@ -552,14 +552,14 @@ size_t w15_texel_bytes(uint32_t format, uint32_t type)
     return (size_t)(packed ? tsz : tsz * comps);
 }
 
-size_t w15_image_bytes(int pack, uint32_t format, uint32_t type, int64_t width, int64_t height,
+size_t w15_image_bytes(int pack, int three_d, uint32_t format, uint32_t type, int64_t width, int64_t height,
                        int64_t depth)
 {
-    return w15_image_layout(pack, format, type, width, height, depth, NULL);
+    return w15_image_layout(pack, three_d, format, type, width, height, depth, NULL);
 }
 
-size_t w15_image_layout(int pack, uint32_t format, uint32_t type, int64_t width, int64_t height,
-                        int64_t depth, w15_layout_t *l)
+size_t w15_image_layout(int pack, int three_d, uint32_t format, uint32_t type, int64_t width,
+                        int64_t height, int64_t depth, w15_layout_t *l)
 {
     if (width <= 0 || height <= 0 || depth <= 0 || height > UINT32_MAX || depth > UINT32_MAX)
         return 0;
@@ -570,7 +570,7 @@ size_t w15_image_layout(int pack, uint32_t format, uint32_t type, int64_t width,
     if (!bitmap && (!comps || !tsz))
         return 0;
     store_t s;
-    read_store(pack, depth > 1, &s);
+    read_store(pack, three_d, &s);
     int64_t rl = s.row_length > 0 ? s.row_length : width;
     int64_t ih = s.image_height > 0 ? s.image_height : height;
     int64_t a = s.align;

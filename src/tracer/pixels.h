@@ -15,8 +15,10 @@
 
 union w15_slot;
 /* Bytes the driver reads (pack=0, uploads) or writes (pack=1, readbacks) for
- * a width x height x depth image of `format`/`type`; 0 when unknown. */
-size_t w15_image_bytes(int pack, uint32_t format, uint32_t type,
+ * a width x height x depth image of `format`/`type`; 0 when unknown.
+ * `three_d`: a 3D image (the pixel-store IMAGE_HEIGHT and SKIP_IMAGES
+ * apply, whatever the depth). */
+size_t w15_image_bytes(int pack, int three_d, uint32_t format, uint32_t type,
                        int64_t width, int64_t height, int64_t depth);
 /* Where a packed image's rows lie in the program's memory: `rows` rows of
  * `span` bytes per image, `images` images; the first row at `first` bytes
@@ -28,8 +30,8 @@ typedef struct w15_layout {
 } w15_layout_t;
 /* w15_image_bytes, also filling *l (when not NULL; bitmaps: the whole
  * extent as one row). */
-size_t w15_image_layout(int pack, uint32_t format, uint32_t type, int64_t width, int64_t height,
-                        int64_t depth, w15_layout_t *l);
+size_t w15_image_layout(int pack, int three_d, uint32_t format, uint32_t type, int64_t width,
+                        int64_t height, int64_t depth, w15_layout_t *l);
 /* The layout of the image that read-back function `fn` (a W15F_ index)
  * called with `args` writes into its pixel output under the pack state:
  * 1 with *l set (rows == 0: GL writes nothing), 0 when `fn` is not an image

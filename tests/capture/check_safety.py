@@ -68,6 +68,7 @@ EXPECT = {
         ('glReadnPixels', 0, 7, ('offset', 'GL_PIXEL_PACK_BUFFER', 256)),
         ('glGetTexImage', 0, 4, ('offset', 'GL_PIXEL_PACK_BUFFER', 512)),
         ('glGetTextureImage', 0, 5, ('offset', 'GL_PIXEL_PACK_BUFFER', 1024)),
+        ('glTexSubImage3D', 0, 10, ('data', '000102030405060708090a0b')),
     ],
     'invalid': [
         ('glShaderSource', 0, 2, ('ptr',)),

@@ -266,6 +266,22 @@ static void case_pixels(void)
     glGetTextureImage(tex, 0, GL_RGBA, GL_UNSIGNED_BYTE, 64, (void *)(uintptr_t)1024);
     err("glGetTextureImage");
     glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+    /* a 3D upload of depth 1 is a 3D image all the same: GL first skips
+     * GL_UNPACK_SKIP_IMAGES images of GL_UNPACK_IMAGE_HEIGHT rows (one
+     * image of two 4-byte rows here), so it reads bytes 8..11 and the
+     * trace holds the 12 bytes from the pointer (it held 4, the wrong
+     * ones, when the image height and skip were applied to depths > 1 only) */
+    static const uint8_t vol[12] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+    GLuint t3;
+    glGenTextures(1, &t3);
+    glBindTexture(GL_TEXTURE_3D, t3);
+    glTexImage3D(GL_TEXTURE_3D, 0, GL_RGBA8, 1, 1, 2, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+    glPixelStorei(GL_UNPACK_IMAGE_HEIGHT, 2);
+    glPixelStorei(GL_UNPACK_SKIP_IMAGES, 1);
+    glTexSubImage3D(GL_TEXTURE_3D, 0, 0, 0, 1, 1, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, vol);
+    err("glTexSubImage3D");
+    glPixelStorei(GL_UNPACK_IMAGE_HEIGHT, 0);
+    glPixelStorei(GL_UNPACK_SKIP_IMAGES, 0);
 }
 
 /* Arguments GL rejects: it raises an error and reads nothing; the tracer

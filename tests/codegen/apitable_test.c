@@ -11,9 +11,9 @@
 #include "wip15/format.h"
 
 /* compsize.c's image helpers call the runtime's pixel code; not here. */
-size_t w15_image_bytes(int pack, uint32_t format, uint32_t type, int64_t w, int64_t h, int64_t d)
+size_t w15_image_bytes(int pack, int three_d, uint32_t format, uint32_t type, int64_t w, int64_t h, int64_t d)
 {
-    (void)pack; (void)format; (void)type;
+    (void)pack; (void)three_d; (void)format; (void)type;
     return (size_t)(w * h * d * 4);
 }
 size_t w15_teximage_bytes(uint32_t target, int64_t level, uint32_t format, uint32_t type)

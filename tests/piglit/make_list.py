@@ -20,6 +20,13 @@ Two steps (README.md, "How the list was chosen"):
       per second, up to the category's share (CATEGORIES).  The API column
       (gl or egl) comes from the trace: egl when it made EGL calls.
 
+  make_list.py sample [--n N] [--shader-runner M] [--seed S] > wide.list
+      A random sample of the tests of the same profiles that quick.list
+      does not hold (N programs and M shader_runner files; defaults 500
+      and 200, seed 20261124), for a wider check than CI runs:
+      run_piglit.py --list wide.list, piglit_replay.py --list wide.list
+      (README.md, "A wider sample").
+
 Python standard library only; the wip15 command is used for `wip15 stats`.
 """
 
@@ -179,6 +186,31 @@ def cmd_candidates(args):
     return 0
 
 
+def cmd_sample(args):
+    import random
+    have = set()
+    with open(os.path.join(HERE, "quick.list")) as f:
+        for line in f:
+            if line.strip() and not line.startswith("#"):
+                have.add(line.split("\t")[0])
+    seen_cmd, runner, other = set(), [], []
+    for name, env, words in profile_tests(args.piglit_dir):
+        key = tuple(words) + tuple(sorted(env.items()))
+        if key in seen_cmd or name in have or excluded(name):
+            continue
+        seen_cmd.add(key)
+        (runner if words[0].startswith("shader_runner") else other).append((name, env, words))
+    rnd = random.Random(args.seed)
+    pick = rnd.sample(other, min(args.n, len(other))) + rnd.sample(runner, min(args.shader_runner, len(runner)))
+    out = sys.stdout
+    out.write(f"# sample (make_list.py sample --n {args.n} --shader-runner {args.shader_runner} --seed {args.seed}):"
+              f" tests of {', '.join(PROFILES)} not in quick.list ({len(other)} programs, {len(runner)}"
+              f" shader_runner files)\n")
+    for name, env, words in sorted(pick):
+        out.write(list_line(name, guess_api(name, words), env, words) + "\n")
+    return 0
+
+
 def trace_functions(wip15, paths):
     """The set of functions `wip15 stats` lists for these traces."""
     funcs = set()
@@ -335,8 +367,13 @@ def main():
                    os.path.join(SOURCE_ROOT, "build", "src", "tools", "wip15"))
     s.add_argument("--max-seconds", type=float, default=3.0,
                    help="drop tests slower than this natively")
+    w = sub.add_parser("sample")
+    w.add_argument("--piglit-dir", default="/usr/lib/x86_64-linux-gnu/piglit")
+    w.add_argument("--n", type=int, default=500)
+    w.add_argument("--shader-runner", type=int, default=200)
+    w.add_argument("--seed", type=int, default=20261124)
     args = ap.parse_args()
-    return cmd_candidates(args) if args.cmd == "candidates" else cmd_select(args)
+    return {"candidates": cmd_candidates, "select": cmd_select, "sample": cmd_sample}[args.cmd](args)
 
 
 if __name__ == "__main__":
