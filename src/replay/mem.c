@@ -15,6 +15,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "funcs.h"
@@ -47,7 +48,23 @@ typedef struct crange {
     size_t off;    /* its copy: cm->buf + off */
 } crange_t;
 
+/* An array's window for glArrayElement between glBegin and glEnd: address
+ * space of the replay's own (reserved, pages taken as written) holding
+ * each element at its offset from the array's base, which GL was given
+ * before glBegin. */
+#define WINDOW_BYTES ((size_t)256 << 20)
+typedef struct cwin {
+    uint32_t array, index;
+    uint8_t *base;
+    int active; /* GL points the array at base (this glBegin) */
+    int size, type, stride;
+    uint32_t flags;
+} cwin_t;
+
 struct rp_cmem {
+    cwin_t *win;
+    uint32_t nwin;
+    int warned_win;
     crange_t *r;
     uint32_t rcap;
     uint8_t *buf;
@@ -139,6 +156,9 @@ void rp_mem_exec_free(rp_exec_t *x)
     for (uint32_t i = 0; i < cm->nold; i++)
         free(cm->old[i]);
     free(cm->old);
+    for (uint32_t i = 0; i < cm->nwin; i++)
+        munmap(cm->win[i].base, WINDOW_BYTES);
+    free(cm->win);
     free(cm->buf);
     free(cm->r);
     free(cm);
@@ -257,6 +277,8 @@ static void *array_base(rp_exec_t *x, uint64_t p)
 void rp_mem_after_call(rp_exec_t *x, uint32_t fn)
 {
     struct rp_cmem *cm = x->cmem;
+    if (fn == W15F_glEnd)
+        x->in_begin = 0;
     if (!cm)
         return;
     if (cm->warn_pending && fn < w15_nfuncs && (w15_funcs[fn].flags & W15_FN_VERTEX_DRAW)) {
@@ -273,6 +295,54 @@ void rp_mem_after_call(rp_exec_t *x, uint32_t fn)
     x->ncmem = 0;
     cm->used = 0;
     cm->arrays = 0;
+    if (fn == W15F_glEnd)
+        for (uint32_t i = 0; i < cm->nwin; i++)
+            cm->win[i].active = 0;
+}
+
+/* ---- glBegin held back (rp.h) ------------------------------------------ */
+
+int rp_mem_begin(rp_exec_t *x, rp_call_t *c)
+{
+    if (!x->ctx || x->in_begin || x->begin_held || !GLF(x->st, glBegin))
+        return 0; /* called as it is (GL raises what it raises) */
+    x->begin_held = 1;
+    x->begin_mode = (uint32_t)c->a[0].u;
+    return 1;
+}
+
+int rp_mem_before_call(rp_exec_t *x)
+{
+    if (!x->begin_held)
+        return 0;
+    x->begin_held = 0;
+    void *f = GLF(x->st, glBegin);
+    if (f) {
+        ((pfn_enum)f)((glenum_t)x->begin_mode);
+        x->st->calls++;
+        x->in_begin = 1;
+    }
+    return 0;
+}
+
+/* The window of (array, index), reserved on first use; NULL when the
+ * address space cannot be had. */
+static cwin_t *window(struct rp_cmem *cm, uint32_t array, uint32_t index)
+{
+    for (uint32_t i = 0; i < cm->nwin; i++)
+        if (cm->win[i].array == array && cm->win[i].index == index)
+            return &cm->win[i];
+    cwin_t *w = realloc(cm->win, (size_t)(cm->nwin + 1) * sizeof *w);
+    if (!w)
+        return NULL;
+    cm->win = w;
+    void *b = mmap(NULL, WINDOW_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (b == MAP_FAILED)
+        return NULL;
+    w = &cm->win[cm->nwin++];
+    memset(w, 0, sizeof *w);
+    w->array = array, w->index = index, w->base = b;
+    return w;
 }
 
 void rp_mem_client_pointer(rp_exec_t *x, uint32_t fn, uint32_t param)
@@ -328,6 +398,35 @@ int rp_mem_client_array(rp_exec_t *x, const rp_call_t *c)
                     array, (unsigned long long)rec);
             zeros = 1;
         }
+    } else if (x->begin_held || x->in_begin) {
+        /* glArrayElement inside glBegin/glEnd: the element goes into the
+         * array's window; GL is pointed at the window for the first one,
+         * before the held glBegin, and not again until glEnd */
+        uint64_t memory = arg_u(c, 6);
+        int64_t off = (int64_t)arg_u(c, 7);
+        cwin_t *w = window(cm, array, index);
+        const char *why = NULL;
+        if (!w)
+            why = "no address space for its window";
+        else if (memory >= x->ncmem || !cm->r[memory].size)
+            why = "its element is not in the trace";
+        else if (off > 0 || (uint64_t)-off > WINDOW_BYTES - cm->r[memory].size)
+            why = "its element lies beyond the window (256 MiB)";
+        else
+            memcpy(w->base - off, cm->buf + cm->r[memory].off, cm->r[memory].size);
+        if (x->in_begin && !why && (!w->active || w->size != size || w->type != (int)type ||
+                                    w->stride != stride || w->flags != flags))
+            why = "GL cannot re-point it between glBegin and glEnd";
+        if (why && !cm->warned_win) {
+            cm->warned_win = 1;
+            rp_warn(x, W15F_wip15ClientArray, "glArrayElement inside glBegin/glEnd: array 0x%x: %s; the "
+                    "element is read from what the array held before (further cases are not reported)",
+                    array, why);
+        }
+        if (x->in_begin || why)
+            return 0;
+        w->active = 1, w->size = size, w->type = (int)type, w->stride = stride, w->flags = flags;
+        p = w->base;
     } else {
         uint64_t memory = arg_u(c, 6);
         if (!(p = array_at(x, memory, (int64_t)arg_u(c, 7)))) {

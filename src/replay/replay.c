@@ -344,6 +344,10 @@ int rp_exec_call(rp_exec_t *x, const rp_job_t *j)
         rc = rc < 0 ? -1 : 0;
         goto out;
     }
+    /* glBegin waits for its first glArrayElement's arrays (mem.c) */
+    if (fn == W15F_glBegin && rf->kind == RP_KIND_CALL && rp_mem_begin(x, &c))
+        goto out;
+    rp_mem_before_call(x);
     uint64_t t0 = st->o->timing ? rp_timing_pre(x, j, fn) : 0;
     if (rf->kind == RP_KIND_CUSTOM) {
         if (rf->handler && rf->handler < rp_nhandlers)

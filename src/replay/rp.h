@@ -198,6 +198,11 @@ struct rp_exec {
     /* mem.c: client memory recorded for the thread's next real call */
     struct rp_cmem *cmem;
     uint32_t ncmem;         /* its ranges (0: none) */
+    /* mem.c: glBegin(begin_mode) held back until the thread's next GL call
+     * (begin_held), so that the arrays of a first glArrayElement can still
+     * be pointed; in_begin: GL is between glBegin and glEnd */
+    int begin_held, in_begin;
+    uint32_t begin_mode;
     /* check.c: frame digest readbacks */
     uint8_t *fbuf;
     size_t fcap;
@@ -391,6 +396,17 @@ void *rp_mem_translate(rp_exec_t *x, uint64_t p);
 int rp_mem_pin(rp_exec_t *x, rp_call_t *c);
 /* After each real call fn: the thread's client memory is used up. */
 void rp_mem_after_call(rp_exec_t *x, uint32_t fn);
+/* glBegin/glEnd and glArrayElement.  GL refuses to re-point an array
+ * between glBegin and glEnd (GL_INVALID_OPERATION), so a glArrayElement
+ * there cannot be given its element the way a draw is: rp_mem_begin holds
+ * glBegin back (1: do not call it now), rp_mem_before_call issues it
+ * before the thread's next GL call, after the first glArrayElement's
+ * arrays were pointed at windows of the replay's own (one per array, the
+ * element at its offset from the array's base); later elements are copied
+ * into the windows and no GL call is made for them (rp_mem_after_call
+ * notes glEnd). */
+int rp_mem_begin(rp_exec_t *x, rp_call_t *c);
+int rp_mem_before_call(rp_exec_t *x);
 /* Call fn set a client array's pointer (parameter param) into client
  * memory the trace does not hold: harmless when every draw that reads it
  * comes with wip15ClientArray; the next draw of this thread without one

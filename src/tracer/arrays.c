@@ -137,6 +137,10 @@ typedef struct arr_ctx {
     uint32_t list_mode;   /* glNewList's mode while a display list is being
                            * compiled, else 0 (GL_COMPILE: glBegin is not executed) */
     uint8_t snap_ok;      /* snap holds the arrays read at glBegin */
+    uint8_t snap_restart; /* at glBegin: primitive restart (GL_PRIMITIVE_RESTART
+                           * or _NV) is on: glArrayElement(snap_restart_index)
+                           * restarts the primitive and reads no element */
+    uint32_t snap_restart_index;
     uint8_t facts;        /* the facts below are known */
     /* facts of the context (its API, version, extensions) */
     uint8_t gl, es, compat, vbo, generic, multitex, q_integer, q_divisor, q_long;
@@ -1015,7 +1019,9 @@ static void draw_pre(w15_thread_t *t, uint32_t id, const w15_slot_t *args, int r
         draw_indirect(&d, &ds, args);
         break;
     case S_ARRAY_ELEMENT:
-        if (args[0].i >= 0)
+        /* inside glBegin/glEnd the restart index restarts the primitive */
+        if (args[0].i >= 0 &&
+            !(t->ctx->in_begin && a->snap_restart && (uint32_t)args[0].i == a->snap_restart_index))
             add_sub(&d, args[0].i, args[0].i, 1, 0);
         break;
     }
@@ -1043,6 +1049,16 @@ static void begin_pre(w15_thread_t *t, const w15_slot_t *args, int rec)
         learn_facts(a);
         a->nsnap = collect(a, a->snap);
         a->snap_ok = 1;
+        /* not GL_PRIMITIVE_RESTART_FIXED_INDEX: it applies to element
+         * draws with an index type, not to glArrayElement */
+        a->snap_restart = 0;
+        if (a->restart && on(GL_PRIMITIVE_RESTART_)) {
+            a->snap_restart = 1;
+            a->snap_restart_index = (uint32_t)gi(GL_PRIMITIVE_RESTART_INDEX_);
+        } else if (a->restart_nv && on(GL_PRIMITIVE_RESTART_NV_)) {
+            a->snap_restart = 1;
+            a->snap_restart_index = (uint32_t)gi(GL_PRIMITIVE_RESTART_INDEX_NV_);
+        }
     }
     t->ctx->in_begin = 1;
 }

@@ -295,8 +295,10 @@ static int level_compressed_size(get_tex_level_fn get, uint32_t obj, int level)
 
 /* The size of level `level` of the texture bound to `target`, asked of GL
  * only for a desktop GL target and level the context accepts (no GL
- * error): 1 with *w, *h, *d set, else 0. */
-static int teximage_dims(uint32_t target, int64_t level, int *w, int *h, int *d)
+ * error): 1 with *w, *h, *d set, and *three (a 3D, 2D array or cube map
+ * array target: GL packs it as a 3D image, GL_PACK_SKIP_IMAGES and
+ * GL_PACK_IMAGE_HEIGHT apply whatever its depth), else 0. */
+static int teximage_dims(uint32_t target, int64_t level, int *w, int *h, int *d, int *three)
 {
     int major = 0, minor = 0, dims, maxp, rect;
     if (w15_context_api(&major, &minor) != 1)
@@ -308,6 +310,7 @@ static int teximage_dims(uint32_t target, int64_t level, int *w, int *h, int *d)
         return 0;
     int e = errno;
     level_dims(get, target, (int)level, dims, w, h, d);
+    *three = dims == 3;
     errno = e;
     return 1;
 }
@@ -361,6 +364,13 @@ size_t w15_compressed_bytes(uint32_t target, int64_t level)
  * `compressed`: the compressed pack state must be the default too (else
  * GL lays the blocks out with strides the tracer does not model).
  * May change errno. */
+/* Whether the current context answers GL_TEXTURE_TARGET (texture_level). */
+static int texture_target_known(void)
+{
+    int major = 0, minor = 0;
+    return w15_context_api(&major, &minor) == 1 && ver_at_least(major, minor, 4, 5) && !w15_context_compat();
+}
+
 static get_tex_level_fn texture_level(uint32_t tex, int64_t level, int compressed, int *faces, int *dims)
 {
     enum { TEXTURE_TARGET = 0x1006, TEXTURE_CUBE_MAP = 0x8513 };
@@ -388,8 +398,10 @@ static get_tex_level_fn texture_level(uint32_t tex, int64_t level, int compresse
 }
 
 /* glGetTextureImage: the level's width, height and depth (a cube map's
- * six faces as depth 6), 1; or 0 (texture_level). */
-static int textureimage_dims(uint32_t tex, int64_t level, int *w, int *h, int *d)
+ * six faces as depth 6), 1; or 0 (texture_level).  *three: packed as a 3D
+ * image (teximage_dims); where the target is not known (compatibility
+ * profiles), when the depth is more than 1. */
+static int textureimage_dims(uint32_t tex, int64_t level, int *w, int *h, int *d, int *three)
 {
     int e = errno, faces, dims;
     get_tex_level_fn get = texture_level(tex, level, 0, &faces, &dims);
@@ -397,9 +409,28 @@ static int textureimage_dims(uint32_t tex, int64_t level, int *w, int *h, int *d
         level_dims(get, tex, (int)level, dims, w, h, d);
         if (faces == 6)
             *d = 6;
+        *three = (dims == 3 && texture_target_known()) || *d > 1;
     }
     errno = e;
     return get != NULL;
+}
+
+/* glGetTextureSubImage: whether texture `tex` is packed as a 3D image
+ * (teximage_dims): its target where it can be asked (texture_level: a GL
+ * >= 4.5 core context); elsewhere 1 when its level 0 has a depth above 1
+ * (a 3D texture or an array), else -1: not known. */
+static int texture_3d(uint32_t tex, int64_t level)
+{
+    int e = errno, faces, dims, r = -1;
+    get_tex_level_fn get;
+    if (texture_target_known()) {
+        if ((get = texture_level(tex, level, 0, &faces, &dims)))
+            r = dims == 3;
+    } else if ((get = texture_level(tex, 0, 0, &faces, &dims)) && level_param(get, tex, 0, TEX_DEPTH) > 1) {
+        r = 1;
+    }
+    errno = e;
+    return r;
 }
 
 /* glGetCompressedTextureImage: 1 with *n = the compressed level's bytes
@@ -471,8 +502,8 @@ static int texture_compressed_sub_bytes(uint32_t tex, int64_t level, int64_t w, 
 
 size_t w15_teximage_bytes(uint32_t target, int64_t level, uint32_t format, uint32_t type)
 {
-    int w, h, d;
-    return teximage_dims(target, level, &w, &h, &d) ? w15_image_bytes(1, d > 1, format, type, w, h, d) : 0;
+    int w, h, d, three;
+    return teximage_dims(target, level, &w, &h, &d, &three) ? w15_image_bytes(1, three, format, type, w, h, d) : 0;
 }
 
 /* The image read-backs: where their arguments say the image's format,
@@ -487,7 +518,8 @@ static const struct readback {
     {W15F_glReadnPixelsARB, 4, 5, 2, 3, -1, -1, -1, -1},
     {W15F_glReadnPixelsEXT, 4, 5, 2, 3, -1, -1, -1, -1},
     {W15F_glReadnPixelsKHR, 4, 5, 2, 3, -1, -1, -1, -1},
-    {W15F_glGetTextureSubImage, 8, 9, 5, 6, 7, -1, -1, -1},
+    /* the texture (with width, height, depth): only whether it is 3D */
+    {W15F_glGetTextureSubImage, 8, 9, 5, 6, 7, -1, 1, 0},
     {W15F_glGetTexImage, 2, 3, -1, -1, -1, 0, 1, -1},
     {W15F_glGetnTexImage, 2, 3, -1, -1, -1, 0, 1, -1},
     {W15F_glGetnTexImageARB, 2, 3, -1, -1, -1, 0, 1, -1},
@@ -520,10 +552,11 @@ int w15_readback_layout(uint32_t fn, const w15_slot_t *a, w15_layout_t *l)
             *l = (w15_layout_t){0, n, n, n, 1, 1};
             return 1;
         }
-        if (r->target >= 0 || r->texture >= 0) {
+        int three = -1;
+        if (r->width < 0) {
             int iw, ih, id;
-            if (r->target >= 0 ? !teximage_dims((uint32_t)a[r->target].u, a[r->level].i, &iw, &ih, &id)
-                               : !textureimage_dims((uint32_t)a[r->texture].u, a[r->level].i, &iw, &ih, &id))
+            if (r->target >= 0 ? !teximage_dims((uint32_t)a[r->target].u, a[r->level].i, &iw, &ih, &id, &three)
+                               : !textureimage_dims((uint32_t)a[r->texture].u, a[r->level].i, &iw, &ih, &id, &three))
                 return 0;
             w = iw, h = ih, d = id;
         } else {
@@ -537,7 +570,11 @@ int w15_readback_layout(uint32_t fn, const w15_slot_t *a, w15_layout_t *l)
             *l = (w15_layout_t){0}; /* an empty image: GL writes nothing */
             return 1;
         }
-        return w15_image_layout(1, d > 1, (uint32_t)a[r->format].u, (uint32_t)a[r->type].u, w, h, d, l) != 0;
+        if (three < 0 && r->texture >= 0 && w > 0 && h > 0 && d > 0)
+            three = texture_3d((uint32_t)a[r->texture].u, a[r->level].i);
+        if (three < 0)
+            three = d > 1; /* the target unknown: a depth of 1 is taken as 2D */
+        return w15_image_layout(1, three, (uint32_t)a[r->format].u, (uint32_t)a[r->type].u, w, h, d, l) != 0;
     }
     return 0;
 }

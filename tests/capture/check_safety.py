@@ -123,6 +123,7 @@ EXPECT = {
         ('glGetTextureImage', 3, 5, ('digest', 'tex2DArray')),
         ('glGetCompressedTextureImage', 0, 3, ('digest', 'compressedCube')),
         ('glGetCompressedTextureSubImage', 0, 9, ('digest', 'compressedCubeFaces')),
+        ('glGetTextureSubImage', 0, 11, ('spans', 'texSub3DSkip')),
         ('glGetTextureImage', 4, 5, ('digest', 'texNone')),
         ('glGetTextureImage', 5, 5, ('digest', 'texLevel40')),
     ],

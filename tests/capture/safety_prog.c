@@ -495,6 +495,19 @@ static void case_readback_core(void)
     glGetCompressedTextureSubImage(ccube, 0, 0, 0, 2, 4, 4, 2, sizeof buf, buf);
     err("glGetCompressedTextureSubImage");
     readback("compressedCubeFaces", buf, 16);
+    /* a 3D texture read one layer at a time is still a 3D image: GL first
+     * skips GL_PACK_SKIP_IMAGES images (one of one 4-byte row here) and
+     * writes bytes 4..7; the digest covers those, its size is 8 */
+    GLuint t3;
+    glCreateTextures(GL_TEXTURE_3D, 1, &t3);
+    glTextureStorage3D(t3, 1, GL_RGBA8, 1, 1, 2);
+    glTextureSubImage3D(t3, 0, 0, 0, 0, 1, 1, 2, GL_RGBA, GL_UNSIGNED_BYTE, data);
+    memset(buf, 0xcd, sizeof buf);
+    glPixelStorei(GL_PACK_SKIP_IMAGES, 1);
+    glGetTextureSubImage(t3, 0, 0, 0, 1, 1, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, sizeof buf, buf);
+    err("glGetTextureSubImage 3D");
+    glPixelStorei(GL_PACK_SKIP_IMAGES, 0);
+    printf("readback texSub3DSkip 8 %016" PRIx64 "\n", (uint64_t)XXH3_64bits(buf + 4, 4));
     /* a name that is no texture: GL refuses (GL_INVALID_OPERATION) and
      * writes nothing; the tracer asks nothing more (glIsTexture) and the
      * digest is of the whole bufSize */
