@@ -6,7 +6,9 @@
  * Owns: each thread's pending client memory (struct rp_cmem: the ranges
  * recorded for its next real call, copied into one block the driver reads;
  * used up by that call), the re-pointing of client arrays at those copies,
- * and the writes into the replay's own buffer mappings.
+ * glBegin held back and the arrays' windows for glArrayElement between
+ * glBegin and glEnd (rp.h rp_mem_begin), and the writes into the replay's
+ * own buffer mappings.
  * May use: rp.h, the GL entry points through rp_addr, the reader (blobs).
  * Must never: leave GL state changed (bindings it touches are restored),
  * raise a GL error (only calls valid in the context's version), free memory
