@@ -358,12 +358,31 @@ size_t w15_compressed_bytes(uint32_t target, int64_t level)
  *    (glGetTextureParameteriv(GL_TEXTURE_TARGET)) and the level checked;
  *  - elsewhere Mesa refuses GL_TEXTURE_TARGET (GL_INVALID_ENUM, though GL
  *    4.5 has it in both profiles), and which levels exist depends on the
- *    target: level 0 only (every target has it), width, height and depth;
- *    for a cube map that is its first face, a prefix of what GL writes
- *    (the digest then covers that face: docs/FORMAT.md).
+ *    target: level 0 (every target has it), or another level when an
+ *    error of ours would go unseen (errors_unseen: these queries come
+ *    after the program's call and are valid when its call was); width,
+ *    height and depth; for a cube map that is its first face, a prefix of
+ *    what GL writes (the digest then covers that face: docs/FORMAT.md).
  * `compressed`: the compressed pack state must be the default too (else
  * GL lays the blocks out with strides the tracer does not model).
  * May change errno. */
+/* Whether a GL error the tracer raises right after the program's call
+ * would go unseen: GL keeps the first error until glGetError, so after a
+ * call GL refused the program's error stays the one it reads, and only a
+ * debug message would tell (none without GL_DEBUG_OUTPUT, which needs GL
+ * 4.3 or GL_KHR_debug to be asked).  A read-back that GL accepted makes
+ * the same level queries valid. */
+static int errors_unseen(int major, int minor)
+{
+    enum { DEBUG_OUTPUT = 0x92E0 };
+    if (!ver_at_least(major, minor, 4, 3) && !w15_context_has_ext("GL_KHR_debug") &&
+        !w15_context_has_ext("GL_ARB_debug_output"))
+        return 1;
+    if (!ver_at_least(major, minor, 4, 3) && !w15_context_has_ext("GL_KHR_debug"))
+        return 0; /* ARB_debug_output: no switch to ask */
+    return w15_context_get_int(DEBUG_OUTPUT, 1) == 0;
+}
+
 /* Whether the current context answers GL_TEXTURE_TARGET (texture_level). */
 static int texture_target_known(void)
 {
@@ -378,7 +397,7 @@ static get_tex_level_fn texture_level(uint32_t tex, int64_t level, int compresse
     if (w15_context_api(&major, &minor) != 1)
         return NULL;
     int core = ver_at_least(major, minor, 4, 5) && !w15_context_compat();
-    if (!core && level != 0)
+    if (!core && level != 0 && !errors_unseen(major, minor))
         return NULL;
     if (compressed && !compressed_pack_default(major, minor))
         return NULL;

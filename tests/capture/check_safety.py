@@ -109,6 +109,9 @@ EXPECT = {
         ('glGetTextureImage', 1, 5, ('digest', 'glGetTextureImageCompat')),
         ('glGetTextureImage', 2, 5, ('digest', 'glGetTextureImageCompatCube')),
         ('glGetTextureImage', 3, 5, ('digest', 'glGetTextureImageCompatLevel1')),
+        ('glGetTextureImage', 4, 5, ('spans', 'glGetTextureImageCompatLevel9')),  # refused: empty
+        ('glGetTextureImage', 5, 5, ('digest', 'glGetTextureImageCompatLevel9Debug')),
+        ('glGetTextureImage', 6, 5, ('digest', 'glGetTextureImageCompatLevel1Debug')),
         ('glGetCompressedTexImage', 0, 2, ('digest', 'glGetCompressedTexImage')),
         ('glGetCompressedTextureImage', 0, 3, ('digest', 'glGetCompressedTextureImage')),
         ('glGetCompressedTexImage', 1, 2, ('ptr',)),  # GL writes nothing: no size

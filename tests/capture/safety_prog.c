@@ -370,6 +370,12 @@ static void case_invalid(void)
     glDeleteProgram(prog);
 }
 
+
+/* Debug messages of type error GL sends the program (case_beginend). */
+static int debug_errors;
+static void GLAPIENTRY on_debug(GLenum source, GLenum type, GLuint id, GLenum severity, GLsizei length,
+                                const GLchar *message, const void *user);
+
 /* Read-backs: the trace keeps size + XXH3 of what the program got. */
 static void case_readback(void)
 {
@@ -401,15 +407,26 @@ static void case_readback(void)
     readback("glGetTextureImage", tx, sizeof tx);
     /* a bufSize larger than the level: in a compatibility profile the
      * tracer cannot ask the texture's target without a GL error (Mesa), so
-     * it asks level 0's width, height and depth only (docs/FORMAT.md):
-     * the image of a 2D texture, the first face of a cube map (a prefix
-     * of the six GL writes); another level: the whole bufSize */
+     * it asks the level's width, height and depth (docs/FORMAT.md): the
+     * image of a 2D texture, the first face of a cube map (a prefix of the
+     * six GL writes).  For a level other than 0 only when an error of its
+     * own would go unseen (after the call; no GL_DEBUG_OUTPUT): a level GL
+     * refuses then gives an empty digest (GL writes nothing); with debug
+     * output on, the whole bufSize, and no message of the tracer's */
     uint8_t big[64];
     texture_image("glGetTextureImageCompat", tex, 0, big, sizeof big, 16);
     texture_image("glGetTextureImageCompatCube", cube_1x1(data), 0, big, sizeof big, 4);
     glBindTexture(GL_TEXTURE_2D, tex);
     glGenerateMipmap(GL_TEXTURE_2D);
-    texture_image("glGetTextureImageCompatLevel1", tex, 1, big, sizeof big, sizeof big);
+    texture_image("glGetTextureImageCompatLevel1", tex, 1, big, sizeof big, 4);
+    texture_image("glGetTextureImageCompatLevel9", tex, 9, big, sizeof big, 0);
+    glEnable(GL_DEBUG_OUTPUT);
+    glDebugMessageCallback(on_debug, NULL);
+    texture_image("glGetTextureImageCompatLevel9Debug", tex, 9, big, sizeof big, sizeof big);
+    texture_image("glGetTextureImageCompatLevel1Debug", tex, 1, big, sizeof big, sizeof big);
+    glDebugMessageCallback(NULL, NULL);
+    glDisable(GL_DEBUG_OUTPUT);
+    printf("debug errors %d\n", debug_errors);
     /* a compressed level: its size asked of GL
      * (GL_TEXTURE_COMPRESSED_IMAGE_SIZE); an uncompressed one: GL refuses
      * (GL_INVALID_OPERATION) and writes nothing, the pointer alone */
@@ -517,7 +534,6 @@ static void case_readback_core(void)
 }
 
 /* Debug messages of type error GL sends the program (the tracer must add none). */
-static int debug_errors;
 static void GLAPIENTRY on_debug(GLenum source, GLenum type, GLuint id, GLenum severity, GLsizei length,
                                 const GLchar *message, const void *user)
 {
