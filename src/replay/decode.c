@@ -139,6 +139,21 @@ static uint64_t pixel_bytes(uint32_t format, uint32_t type)
     return n * size;
 }
 
+/* Whether the current context has pixel buffer objects (desktop GL 2.1,
+ * GLES 3.0), so that their bindings can be asked without a GL error of the
+ * replay's own (GL_INVALID_ENUM in a GLES 1 or 2 context, which the
+ * program's next glGetError would then read); unknown version: asked. */
+static int pixel_buffers(rp_exec_t *x)
+{
+    rp_ctx_t *c = x->ctx;
+    if (!c)
+        return 0;
+    rp_ctx_version(x, c);
+    if (!c->gl_major)
+        return 1;
+    return c->gl_es ? c->gl_major >= 3 : c->gl_major > 2 || (c->gl_major == 2 && c->gl_minor >= 1);
+}
+
 /* The bytes a pixel transfer of an image helper reads or writes, from the
  * pixel-store state of the replaying context (glGetIntegerv); UINT64_MAX
  * when it cannot tell. */
@@ -460,7 +475,7 @@ int rp_decode(rp_exec_t *x, rp_call_t *c)
                 }
                 int unpack = (fs->flags & W15_FN_PIXEL_UNPACK) && s->cap == W15_CAP_DATA_IN;
                 int pack = (fs->flags & W15_FN_PIXEL_PACK) && s->cap == W15_CAP_DATA_OUT;
-                if ((unpack || pack) &&
+                if ((unpack || pack) && pixel_buffers(x) &&
                     rp_gl_get_integer(x, unpack ? GL_PIXEL_UNPACK_BUFFER_BINDING
                                                 : GL_PIXEL_PACK_BUFFER_BINDING) != 0) {
                     a->u = p; /* an offset into the bound pixel buffer */
