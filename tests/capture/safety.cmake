@@ -4,7 +4,8 @@
 # readback_core: a core profile) runs
 # natively and under `wip15 trace`; check_safety.py compares the two runs and
 # reads the trace with `wip15 dump --json`.  capture.safety.extents checks
-# that codegen/unknown_extents.txt is current.  In the sanitizer tree the
+# that codegen/unknown_extents.txt is current; capture.safety.pnames_gl that
+# glapi/pnames.txt gives no pname fewer values than Mesa writes.  In the sanitizer tree the
 # program is a plain one (the ASan runtime comes with libwip15.so).
 set(W15_SAFETY_CASES query indirect dispatch elements attribs pixels invalid readback readback_core beginend)
 list(TRANSFORM W15_SAFETY_CASES PREPEND "capture.safety." OUTPUT_VARIABLE _w15_safety_all)
@@ -34,6 +35,17 @@ if(WIP15_SANITIZE)
   target_compile_options(safety_prog PRIVATE -fno-sanitize=all)
   target_link_options(safety_prog PRIVATE -fno-sanitize=all)
   set(_w15_safety_env "ASAN_OPTIONS=handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0:detect_leaks=0")
+endif()
+# the pname counts of glapi/pnames.txt against what Mesa writes (no tracer)
+add_executable(pnames_gl ${CMAKE_CURRENT_SOURCE_DIR}/pnames_gl.c)
+target_link_libraries(pnames_gl PRIVATE wip15api ${W15_SAFETY_OPENGL} ${W15_SAFETY_EGL})
+target_include_directories(pnames_gl PRIVATE ${PROJECT_SOURCE_DIR}/src/common)
+add_test(NAME capture.safety.pnames_gl COMMAND pnames_gl)
+set_tests_properties(capture.safety.pnames_gl PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77
+                     ENVIRONMENT "EGL_PLATFORM=surfaceless")
+if(WIP15_SANITIZE)
+  target_compile_options(pnames_gl PRIVATE -fno-sanitize=all)
+  target_link_options(pnames_gl PRIVATE -fno-sanitize=all)
 endif()
 foreach(c IN LISTS W15_SAFETY_CASES)
   add_test(NAME capture.safety.${c}
