@@ -101,7 +101,11 @@ typedef struct rp_surface {
     int width, height;  /* its recorded size */
     int real_w, real_h; /* the size of the replay's drawable (0: none yet) */
     int guessed;        /* size not known yet: taken from the first viewport */
-    void *config;       /* EGLConfig / GLXFBConfig it was created with */
+    void *config;       /* the rp_config_t of the context it was made for */
+    void *native_cfg;   /* the EGLConfig / GLXFBConfig it was made with: a
+                           context of another rp_config_t that maps to the
+                           same one shares the surface (several contexts
+                           drawing into one window) */
     int dead;
     int window;         /* recorded as a window (has a front buffer), not a pbuffer */
     int colorspace;     /* EGL_GL_COLORSPACE of the recorded surface (0: none given) */

@@ -728,6 +728,7 @@ static void drop_surface(rp_state_t *st, rp_surface_t *s)
         XDestroyWindow(w->xdpy, s->xwin);
     s->xwin = 0;
     s->config = NULL;
+    s->native_cfg = NULL;
 }
 
 /* An X window for s of visual vi (freed here), of s's size, mapped. */
@@ -783,10 +784,12 @@ static int realize_egl_window(rp_exec_t *x, rp_surface_t *s, rp_ctx_t *ctx, uint
     rp_state_t *st = x->st;
     wsi_t *w = W(st);
     rp_config_t *cfg = ctx->config;
-    if (s->egl && s->xwin && s->config == cfg && xwin_size(st, s))
-        return 0;
-    drop_surface(st, s);
     EGLConfig ec = egl_config(st, cfg, ctx->es ? RP_API_GLES : RP_API_GL, ctx->major ? ctx->major : 2);
+    if (s->egl && s->xwin && (s->config == cfg || (ec && s->native_cfg == (void *)ec)) && xwin_size(st, s)) {
+        s->config = cfg;
+        return 0;
+    }
+    drop_surface(st, s);
     EGLint vid = 0, nv = 0;
     if (ec)
         w->GetConfigAttrib(w->dpy, ec, EGL_NATIVE_VISUAL_ID, &vid);
@@ -816,6 +819,7 @@ static int realize_egl_window(rp_exec_t *x, rp_surface_t *s, rp_ctx_t *ctx, uint
         return rp_cannot(x, fn, "cannot create an EGL window surface (EGL error 0x%x)", w->GetError());
     }
     s->config = cfg;
+    s->native_cfg = (void *)ec;
     return 0;
 }
 
@@ -826,26 +830,32 @@ static int realize_surface(rp_exec_t *x, rp_surface_t *s, rp_ctx_t *ctx, uint32_
     wsi_t *w = W(st);
     rp_config_t *cfg = ctx->config;
     if (ctx->glx) {
-        if (s->xwin && s->config == cfg && xwin_size(st, s))
-            return 0;
-        drop_surface(st, s);
         GLXFBConfig fb = glx_config(st, cfg);
+        if (s->xwin && (s->config == cfg || (fb && s->native_cfg == (void *)fb)) && xwin_size(st, s)) {
+            s->config = cfg;
+            return 0;
+        }
+        drop_surface(st, s);
         XVisualInfo *vi = fb ? w->glXGetVisualFromFBConfig(w->xdpy, fb) : NULL;
         if (!vi)
             return rp_cannot(x, fn, "no X visual for the GLX configuration");
         make_xwin(st, s, vi);
         s->config = cfg;
+        s->native_cfg = (void *)fb;
         return 0;
     }
     if (s->window && w->egl_x11)
         return realize_egl_window(x, s, ctx, fn);
-    if (s->egl && s->config == cfg && s->real_w == s->width && s->real_h == s->height)
-        return 0;
-    drop_surface(st, s);
     /* the recorded surface's attributes that the replay's pbuffer can
      * have too: its colour space (a window's EGL_GL_COLORSPACE included),
      * and a texture format for eglBindTexImage */
     EGLConfig ec = egl_config(st, cfg, ctx->es ? RP_API_GLES : RP_API_GL, ctx->major ? ctx->major : 2);
+    if (s->egl && (s->config == cfg || (ec && s->native_cfg == (void *)ec)) && s->real_w == s->width &&
+        s->real_h == s->height) {
+        s->config = cfg;
+        return 0;
+    }
+    drop_surface(st, s);
     /* the context's config it must be (Mesa makes current only a surface
      * of the context's own config); one without alpha binds as
      * EGL_TEXTURE_RGB what the program bound as RGBA (the same texels:
@@ -887,6 +897,7 @@ static int realize_surface(rp_exec_t *x, rp_surface_t *s, rp_ctx_t *ctx, uint32_
         return rp_cannot(x, fn, "cannot create a %dx%d pbuffer (EGL error 0x%x)", s->width, s->height,
                          w->GetError());
     s->config = cfg;
+    s->native_cfg = (void *)ec;
     if (s->largest) {
         /* what the driver gave, as it gave the program (its
          * wip15DrawableSize says the same on the same driver) */
@@ -936,8 +947,17 @@ static int make_current(rp_exec_t *x, rp_ctx_t *ctx, rp_surface_t *draw, rp_surf
         ok = w->MakeCurrent(w->dpy, draw ? draw->egl : EGL_NO_SURFACE,
                             read ? read->egl : draw ? draw->egl : EGL_NO_SURFACE, ctx->handle);
     }
-    if (!ok)
+    if (!ok) {
+        if (!ctx->glx && w->GetError() == EGL_BAD_ACCESS && draw && draw->window && st->cur_call &&
+            st->cur_call->func) {
+            /* GLX lets threads draw into one window at once, each with its
+             * own context; an EGL surface is current in one thread only */
+            rp_call_t cc = {.wc = st->cur_call, .fn = fn, .frame = st->frame};
+            window_note(x, &cc, "makes a window current in a second thread while the first still has it, which "
+                                "a pbuffer cannot be");
+        }
         return rp_cannot(x, fn, "MakeCurrent failed");
+    }
     if (draw && !draw->xwin && draw->window && ctx->draw && ctx->draw != draw && ctx->draw->window &&
         st->cur_call && st->cur_call->func) {
         /* one context moving between windows: what each window's buffers
