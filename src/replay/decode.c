@@ -491,9 +491,13 @@ int rp_decode(rp_exec_t *x, rp_call_t *c)
                 if (sr)
                     continue;
                 /* an output the tracer could not size (unknown pname):
-                 * zeroed scratch memory, except for pixel data */
+                 * zeroed scratch memory, except for pixel data, unless
+                 * GL is between glBegin and glEnd (mem.c), where it
+                 * refuses the call and writes nothing: the call replays
+                 * for its GL_INVALID_OPERATION */
                 if (s->cap == W15_CAP_ARRAY_OUT || s->cap == W15_CAP_STR_OUT ||
-                    (s->cap == W15_CAP_DATA_OUT && !(fs->flags & (W15_FN_READBACK | W15_FN_PIXEL_PACK)))) {
+                    (s->cap == W15_CAP_DATA_OUT &&
+                     (!(fs->flags & (W15_FN_READBACK | W15_FN_PIXEL_PACK)) || x->begin_held || x->in_begin))) {
                     a->vp = rp_arena_alloc(&x->arena, UNKNOWN_OUT);
                     if (!a->vp)
                         return nomem(x);
