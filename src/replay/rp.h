@@ -98,6 +98,10 @@ typedef struct rp_share {
 typedef struct rp_surface {
     void *egl;          /* EGLSurface (headless) */
     unsigned long xwin; /* X window (--window) */
+    unsigned long glxwin; /* its GLXWindow, when the program made one
+                             (glXCreateWindow): Mesa keeps a GLX window's
+                             buffers across MakeCurrent on other drawables */
+    int glx_window;     /* recorded from glXCreateWindow */
     int width, height;  /* its recorded size */
     int real_w, real_h; /* the size of the replay's drawable (0: none yet) */
     int guessed;        /* size not known yet: taken from the first viewport */

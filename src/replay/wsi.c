@@ -111,6 +111,8 @@ typedef struct wsi {
     void (*glXSwapBuffers)(Display *, GLXDrawable);
     void (*glXDestroyContext)(Display *, GLXContext);
     void (*glXCopySubBufferMESA)(Display *, GLXDrawable, int, int, int, int);
+    GLXWindow (*glXCreateWindow)(Display *, GLXFBConfig, Window, const int *);
+    void (*glXDestroyWindow)(Display *, GLXWindow);
     /* GL for our own use */
     void (*GetIntegerv)(GLenum, GLint *);
     void (*Viewport)(GLint, GLint, GLsizei, GLsizei);
@@ -209,6 +211,8 @@ int rp_wsi_init(rp_state_t *st)
         *(void **)&w->glXMakeContextCurrent = dlsym(w->libgl, "glXMakeContextCurrent");
         *(void **)&w->glXSwapBuffers = dlsym(w->libgl, "glXSwapBuffers");
         *(void **)&w->glXDestroyContext = dlsym(w->libgl, "glXDestroyContext");
+        *(void **)&w->glXCreateWindow = dlsym(w->libgl, "glXCreateWindow");
+        *(void **)&w->glXDestroyWindow = dlsym(w->libgl, "glXDestroyWindow");
         if (w->glXGetProcAddressARB) {
             *(void **)&w->glXCreateContextAttribsARB =
                 (void *)w->glXGetProcAddressARB((const GLubyte *)"glXCreateContextAttribsARB");
@@ -361,6 +365,8 @@ void rp_wsi_end(rp_state_t *st)
         rp_surface_t *s = w->surfs[i];
         if (s->egl && w->dpy)
             w->DestroySurface(w->dpy, s->egl);
+        if (s->glxwin && w->xdpy && w->glXDestroyWindow)
+            w->glXDestroyWindow(w->xdpy, s->glxwin);
         if (s->xwin && w->xdpy)
             XDestroyWindow(w->xdpy, s->xwin);
         free(s);
@@ -724,11 +730,20 @@ static void drop_surface(rp_state_t *st, rp_surface_t *s)
     if (s->egl)
         w->DestroySurface(w->dpy, s->egl);
     s->egl = NULL;
+    if (s->glxwin && w->glXDestroyWindow)
+        w->glXDestroyWindow(w->xdpy, s->glxwin);
+    s->glxwin = 0;
     if (s->xwin)
         XDestroyWindow(w->xdpy, s->xwin);
     s->xwin = 0;
     s->config = NULL;
     s->native_cfg = NULL;
+}
+
+/* The GLX drawable of s (--window): its GLXWindow, else its X window. */
+static GLXDrawable gdraw(const rp_surface_t *s)
+{
+    return s->glxwin ? (GLXDrawable)s->glxwin : (GLXDrawable)s->xwin;
 }
 
 /* An X window for s of visual vi (freed here), of s's size, mapped. */
@@ -840,6 +855,8 @@ static int realize_surface(rp_exec_t *x, rp_surface_t *s, rp_ctx_t *ctx, uint32_
         if (!vi)
             return rp_cannot(x, fn, "no X visual for the GLX configuration");
         make_xwin(st, s, vi);
+        if (s->glx_window && w->glXCreateWindow)
+            s->glxwin = w->glXCreateWindow(w->xdpy, fb, s->xwin, NULL);
         s->config = cfg;
         s->native_cfg = (void *)fb;
         return 0;
@@ -940,7 +957,7 @@ static int make_current(rp_exec_t *x, rp_ctx_t *ctx, rp_surface_t *draw, rp_surf
         return 1;
     int ok;
     if (ctx->glx) {
-        ok = w->glXMakeContextCurrent(w->xdpy, draw ? draw->xwin : None, read ? read->xwin : draw ? draw->xwin : None,
+        ok = w->glXMakeContextCurrent(w->xdpy, draw ? gdraw(draw) : None, read ? gdraw(read) : draw ? gdraw(draw) : None,
                                       ctx->handle);
     } else {
         w->BindAPI(ctx->es ? EGL_OPENGL_ES_API : EGL_OPENGL_API);
@@ -1237,7 +1254,7 @@ static int swap(rp_exec_t *x, const rp_call_t *c, rp_surface_t *s)
     if (s && s->xwin && !s->egl && !x->ctx) {
         /* GLX swaps a window with no context current (the last one made
          * current on it decides how) */
-        w->glXSwapBuffers(w->xdpy, s->xwin);
+        w->glXSwapBuffers(w->xdpy, gdraw(s));
         return 0;
     }
     if (!s || !x->ctx)
@@ -1245,7 +1262,7 @@ static int swap(rp_exec_t *x, const rp_call_t *c, rp_surface_t *s)
     if (rp_frame_end(x, s))
         return -1;
     if (s->xwin && !s->egl) {
-        w->glXSwapBuffers(w->xdpy, s->xwin);
+        w->glXSwapBuffers(w->xdpy, gdraw(s));
     } else if (s->xwin) {
         w->SwapBuffers(w->dpy, s->egl); /* an EGL window (--window) */
     } else if (s->egl) {
@@ -1470,6 +1487,7 @@ int rp_h_glx_create_drawable(rp_exec_t *x, const rp_call_t *c)
     if (!s)
         return -1;
     s->window = c->nargs == 4; /* glXCreateWindow */
+    s->glx_window = s->window;
     return map_ws(st, W15_GROUP_GLX_DRAWABLES, rec_result(c), id);
 }
 
@@ -1564,7 +1582,7 @@ int rp_h_glx_copy_sub_buffer(rp_exec_t *x, const rp_call_t *c)
     }
     if (!w->glXCopySubBufferMESA)
         return rp_cannot(x, c->fn, "the replaying GLX lacks GLX_MESA_copy_sub_buffer");
-    w->glXCopySubBufferMESA(w->xdpy, s->xwin, (int)c->a[2].i, (int)c->a[3].i, (int)c->a[4].i, (int)c->a[5].i);
+    w->glXCopySubBufferMESA(w->xdpy, gdraw(s), (int)c->a[2].i, (int)c->a[3].i, (int)c->a[4].i, (int)c->a[5].i);
     return 0;
 }
 
