@@ -493,25 +493,73 @@ static int compressed_block(uint32_t f, int *bw, int *bh)
     return 0;
 }
 
-/* glGetCompressedTextureSubImage: 1 with *n = the bytes of a width x
- * height x depth region of the compressed level in whole blocks (a depth
- * of cube map faces or array layers counts whole), the block's bytes being
- * the level's GL_TEXTURE_COMPRESSED_IMAGE_SIZE over its number of blocks;
- * 0 when the level is not compressed or cannot be asked (texture_level),
- * or its format's block is not modelled (compressed_block). */
-static int texture_compressed_sub_bytes(uint32_t tex, int64_t level, int64_t w, int64_t h, int64_t d,
-                                        uint64_t *n)
+/* Where GL writes a width x height x depth region of compressed blocks
+ * (bw x bh texels, bs bytes each) under a non-default compressed pack
+ * state (GL_ARB_compressed_texture_pixel_storage), as Mesa lays it out:
+ * rows of whole blocks, ceil(width / bw) * bs bytes; the row stride
+ * from GL_PACK_ROW_LENGTH in units of GL_PACK_COMPRESSED_BLOCK_WIDTH;
+ * GL_PACK_SKIP_PIXELS / _ROWS / _IMAGES converted to bytes through the
+ * pack block sizes (images only for a 3D image, `three`). */
+static void compressed_pack_layout(int three, int64_t w, int64_t h, int64_t d, int bw, int bh, uint64_t bs,
+                                   w15_layout_t *l)
+{
+    enum { PACK_BLOCK_WIDTH = 0x912B, PACK_BLOCK_HEIGHT = 0x912C, PACK_BLOCK_DEPTH = 0x912D,
+           PACK_BLOCK_SIZE = 0x912E };
+    int64_t pbw = w15_context_get_int(PACK_BLOCK_WIDTH, 0), pbh = w15_context_get_int(PACK_BLOCK_HEIGHT, 0),
+            pbd = w15_context_get_int(PACK_BLOCK_DEPTH, 0), pbs = w15_context_get_int(PACK_BLOCK_SIZE, 0);
+    uint64_t span = (uint64_t)((w + bw - 1) / bw) * bs, rows = (uint64_t)((h + bh - 1) / bh);
+    uint64_t row = span, slice_rows = rows, skip = 0;
+    if (pbw > 0 && pbs > 0) {
+        int64_t rl = w15_context_get_int(GL_PACK_ROW_LENGTH, 0), sp = w15_context_get_int(GL_PACK_SKIP_PIXELS, 0);
+        if (rl > 0)
+            row = (uint64_t)pbs * (uint64_t)((rl + pbw - 1) / pbw);
+        if (sp > 0)
+            skip += (uint64_t)sp * (uint64_t)pbs / (uint64_t)pbw;
+    }
+    if (pbh > 0 && pbs > 0) {
+        int64_t sr = w15_context_get_int(GL_PACK_SKIP_ROWS, 0), ih = w15_context_get_int(GL_PACK_IMAGE_HEIGHT, 0);
+        if (sr > 0)
+            skip += (uint64_t)sr * row / (uint64_t)pbh;
+        rows = (uint64_t)((h + pbh - 1) / pbh);
+        if (ih > 0)
+            slice_rows = (uint64_t)((ih + pbh - 1) / pbh);
+    }
+    if (three && pbd > 0 && pbs > 0) {
+        int64_t si = w15_context_get_int(GL_PACK_SKIP_IMAGES, 0);
+        if (si > 0)
+            skip += (uint64_t)si * row * slice_rows / (uint64_t)pbd;
+    }
+    *l = (w15_layout_t){skip, row, row * slice_rows, span, (uint32_t)rows, (uint32_t)d};
+}
+
+/* glGetCompressedTextureSubImage: 1 with *l = where GL writes a width x
+ * height x depth region of the compressed level: whole blocks of the
+ * level's format, a depth of cube map faces or array layers counting whole,
+ * a block's bytes being the level's GL_TEXTURE_COMPRESSED_IMAGE_SIZE over
+ * its number of blocks; packed tight under the default compressed pack
+ * state, else as compressed_pack_layout says.  0 when the level is not
+ * compressed or cannot be asked (texture_level), or its format's block is
+ * not modelled (compressed_block). */
+static int texture_compressed_sub_layout(uint32_t tex, int64_t level, int64_t w, int64_t h, int64_t d,
+                                         w15_layout_t *l)
 {
     enum { INTERNAL_FORMAT = 0x1003 };
-    int e = errno, faces, dims, ok = 0, bw, bh, lw, lh, ld, size;
-    get_tex_level_fn get = texture_level(tex, level, 1, &faces, &dims);
+    int e = errno, faces, dims, ok = 0, bw, bh, lw, lh, ld, size, major = 0, minor = 0;
+    get_tex_level_fn get = texture_level(tex, level, 0, &faces, &dims);
     if (get && (size = level_compressed_size(get, tex, (int)level)) > 0 &&
         compressed_block((uint32_t)level_param(get, tex, (int)level, INTERNAL_FORMAT), &bw, &bh)) {
         level_dims(get, tex, (int)level, dims, &lw, &lh, &ld);
         uint64_t blocks = (uint64_t)((lw + bw - 1) / bw) * (uint64_t)((lh + bh - 1) / bh) * (uint64_t)ld;
         if (lw > 0 && lh > 0 && ld > 0 && size % blocks == 0 && w > 0 && h > 0 && d > 0 && w <= INT32_MAX &&
             h <= INT32_MAX && d <= INT32_MAX) {
-            *n = (uint64_t)((w + bw - 1) / bw) * (uint64_t)((h + bh - 1) / bh) * (uint64_t)d * (size / blocks);
+            uint64_t bs = size / blocks;
+            w15_context_api(&major, &minor);
+            if (compressed_pack_default(major, minor)) {
+                uint64_t n = (uint64_t)((w + bw - 1) / bw) * (uint64_t)((h + bh - 1) / bh) * (uint64_t)d * bs;
+                *l = (w15_layout_t){0, n, n, n, 1, 1};
+            } else {
+                compressed_pack_layout(texture_3d(tex, level) == 1, w, h, d, bw, bh, bs, l);
+            }
             ok = 1;
         }
     }
@@ -564,8 +612,7 @@ int w15_readback_layout(uint32_t fn, const w15_slot_t *a, w15_layout_t *l)
                     *l = (w15_layout_t){0}; /* an empty region: GL writes nothing */
                     return 1;
                 }
-                if (!texture_compressed_sub_bytes((uint32_t)a[r->texture].u, a[r->level].i, sw, sh, sd, &n))
-                    return 0;
+                return texture_compressed_sub_layout((uint32_t)a[r->texture].u, a[r->level].i, sw, sh, sd, l);
             } else if (!texture_compressed_bytes((uint32_t)a[r->texture].u, a[r->level].i, &n))
                 return 0;
             *l = (w15_layout_t){0, n, n, n, 1, 1};

@@ -126,6 +126,7 @@ EXPECT = {
         ('glGetTextureImage', 3, 5, ('digest', 'tex2DArray')),
         ('glGetCompressedTextureImage', 0, 3, ('digest', 'compressedCube')),
         ('glGetCompressedTextureSubImage', 0, 9, ('digest', 'compressedCubeFaces')),
+        ('glGetCompressedTextureSubImage', 1, 9, ('spans', 'compressedPacked')),
         ('glGetTextureSubImage', 0, 11, ('spans', 'texSub3DSkip')),
         ('glGetTextureImage', 4, 5, ('digest', 'texNone')),
         ('glGetTextureImage', 5, 5, ('digest', 'texLevel40')),

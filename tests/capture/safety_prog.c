@@ -512,6 +512,33 @@ static void case_readback_core(void)
     glGetCompressedTextureSubImage(ccube, 0, 0, 0, 2, 4, 4, 2, sizeof buf, buf);
     err("glGetCompressedTextureSubImage");
     readback("compressedCubeFaces", buf, 16);
+    /* under a compressed pack state (GL_ARB_compressed_texture_pixel_storage)
+     * GL lays the blocks out with the pack strides: an 8x8 RGTC1 image (2x2
+     * blocks of 8 bytes), rows 16 texels (4 blocks) apart, 4 texels and 4
+     * rows skipped: 2 rows of 16 bytes at bytes 40 and 72 (extent 88) */
+    GLuint c2d;
+    glCreateTextures(GL_TEXTURE_2D, 1, &c2d);
+    glTextureStorage2D(c2d, 1, GL_COMPRESSED_RED_RGTC1, 8, 8);
+    glCompressedTextureSubImage2D(c2d, 0, 0, 0, 8, 8, GL_COMPRESSED_RED_RGTC1, 32, data);
+    memset(buf, 0xcd, sizeof buf);
+    glPixelStorei(GL_PACK_COMPRESSED_BLOCK_WIDTH, 4);
+    glPixelStorei(GL_PACK_COMPRESSED_BLOCK_HEIGHT, 4);
+    glPixelStorei(GL_PACK_COMPRESSED_BLOCK_SIZE, 8);
+    glPixelStorei(GL_PACK_ROW_LENGTH, 16);
+    glPixelStorei(GL_PACK_SKIP_PIXELS, 4);
+    glPixelStorei(GL_PACK_SKIP_ROWS, 4);
+    glGetCompressedTextureSubImage(c2d, 0, 0, 0, 0, 8, 8, 1, sizeof buf, buf);
+    err("glGetCompressedTextureSubImage packed");
+    glPixelStorei(GL_PACK_COMPRESSED_BLOCK_WIDTH, 0);
+    glPixelStorei(GL_PACK_COMPRESSED_BLOCK_HEIGHT, 0);
+    glPixelStorei(GL_PACK_COMPRESSED_BLOCK_SIZE, 0);
+    glPixelStorei(GL_PACK_ROW_LENGTH, 0);
+    glPixelStorei(GL_PACK_SKIP_PIXELS, 0);
+    glPixelStorei(GL_PACK_SKIP_ROWS, 0);
+    uint8_t crow[32];
+    memcpy(crow, buf + 40, 16);
+    memcpy(crow + 16, buf + 72, 16);
+    printf("readback compressedPacked 88 %016" PRIx64 "\n", (uint64_t)XXH3_64bits(crow, sizeof crow));
     /* a 3D texture read one layer at a time is still a 3D image: GL first
      * skips GL_PACK_SKIP_IMAGES images (one of one 4-byte row here) and
      * writes bytes 4..7; the digest covers those, its size is 8 */
