@@ -279,8 +279,11 @@ static void *array_base(rp_exec_t *x, uint64_t p)
 void rp_mem_after_call(rp_exec_t *x, uint32_t fn)
 {
     struct rp_cmem *cm = x->cmem;
-    if (fn == W15F_glEnd)
+    if (fn == W15F_glEnd) {
         x->in_begin = 0;
+        for (uint32_t i = 0; cm && i < cm->nwin; i++)
+            cm->win[i].active = 0;
+    }
     if (!cm)
         return;
     if (cm->warn_pending && fn < w15_nfuncs && (w15_funcs[fn].flags & W15_FN_VERTEX_DRAW)) {
@@ -297,9 +300,6 @@ void rp_mem_after_call(rp_exec_t *x, uint32_t fn)
     x->ncmem = 0;
     cm->used = 0;
     cm->arrays = 0;
-    if (fn == W15F_glEnd)
-        for (uint32_t i = 0; i < cm->nwin; i++)
-            cm->win[i].active = 0;
 }
 
 /* ---- glBegin held back (rp.h) ------------------------------------------ */
@@ -313,10 +313,10 @@ int rp_mem_begin(rp_exec_t *x, rp_call_t *c)
     return 1;
 }
 
-int rp_mem_before_call(rp_exec_t *x)
+void rp_mem_before_call(rp_exec_t *x)
 {
     if (!x->begin_held)
-        return 0;
+        return;
     x->begin_held = 0;
     void *f = GLF(x->st, glBegin);
     if (f) {
@@ -324,7 +324,6 @@ int rp_mem_before_call(rp_exec_t *x)
         x->st->calls++;
         x->in_begin = 1;
     }
-    return 0;
 }
 
 /* The window of (array, index), reserved on first use; NULL when the

@@ -414,7 +414,7 @@ void rp_mem_after_call(rp_exec_t *x, uint32_t fn);
  * into the windows and no GL call is made for them (rp_mem_after_call
  * notes glEnd). */
 int rp_mem_begin(rp_exec_t *x, rp_call_t *c);
-int rp_mem_before_call(rp_exec_t *x);
+void rp_mem_before_call(rp_exec_t *x);
 /* Call fn set a client array's pointer (parameter param) into client
  * memory the trace does not hold: harmless when every draw that reads it
  * comes with wip15ClientArray; the next draw of this thread without one

@@ -740,6 +740,17 @@ static void drop_surface(rp_state_t *st, rp_surface_t *s)
     s->native_cfg = NULL;
 }
 
+/* Whether surface s, made for a context of configuration `cfg` or one
+ * that comes out as the same EGLConfig / GLXFBConfig `native`, serves a
+ * context of `cfg` as it is (it then belongs to cfg). */
+static int serves(rp_surface_t *s, rp_config_t *cfg, void *native)
+{
+    if (s->config != cfg && (!native || s->native_cfg != native))
+        return 0;
+    s->config = cfg;
+    return 1;
+}
+
 /* The GLX drawable of s (--window): its GLXWindow, else its X window. */
 static GLXDrawable gdraw(const rp_surface_t *s)
 {
@@ -800,10 +811,8 @@ static int realize_egl_window(rp_exec_t *x, rp_surface_t *s, rp_ctx_t *ctx, uint
     wsi_t *w = W(st);
     rp_config_t *cfg = ctx->config;
     EGLConfig ec = egl_config(st, cfg, ctx->es ? RP_API_GLES : RP_API_GL, ctx->major ? ctx->major : 2);
-    if (s->egl && s->xwin && (s->config == cfg || (ec && s->native_cfg == (void *)ec)) && xwin_size(st, s)) {
-        s->config = cfg;
+    if (s->egl && s->xwin && serves(s, cfg, (void *)ec) && xwin_size(st, s))
         return 0;
-    }
     drop_surface(st, s);
     EGLint vid = 0, nv = 0;
     if (ec)
@@ -846,10 +855,8 @@ static int realize_surface(rp_exec_t *x, rp_surface_t *s, rp_ctx_t *ctx, uint32_
     rp_config_t *cfg = ctx->config;
     if (ctx->glx) {
         GLXFBConfig fb = glx_config(st, cfg);
-        if (s->xwin && (s->config == cfg || (fb && s->native_cfg == (void *)fb)) && xwin_size(st, s)) {
-            s->config = cfg;
+        if (s->xwin && serves(s, cfg, (void *)fb) && xwin_size(st, s))
             return 0;
-        }
         drop_surface(st, s);
         XVisualInfo *vi = fb ? w->glXGetVisualFromFBConfig(w->xdpy, fb) : NULL;
         if (!vi)
@@ -867,11 +874,8 @@ static int realize_surface(rp_exec_t *x, rp_surface_t *s, rp_ctx_t *ctx, uint32_
      * have too: its colour space (a window's EGL_GL_COLORSPACE included),
      * and a texture format for eglBindTexImage */
     EGLConfig ec = egl_config(st, cfg, ctx->es ? RP_API_GLES : RP_API_GL, ctx->major ? ctx->major : 2);
-    if (s->egl && (s->config == cfg || (ec && s->native_cfg == (void *)ec)) && s->real_w == s->width &&
-        s->real_h == s->height) {
-        s->config = cfg;
+    if (s->egl && serves(s, cfg, (void *)ec) && s->real_w == s->width && s->real_h == s->height)
         return 0;
-    }
     drop_surface(st, s);
     /* the context's config it must be (Mesa makes current only a surface
      * of the context's own config); one without alpha binds as

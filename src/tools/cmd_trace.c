@@ -19,6 +19,9 @@
 #ifndef WIP15_LIBDIR_BUILD
 #define WIP15_LIBDIR_BUILD ""
 #endif
+#ifndef WIP15_BUILD_ROOT
+#define WIP15_BUILD_ROOT ""
+#endif
 #ifndef WIP15_LIBDIR_INSTALL
 #define WIP15_LIBDIR_INSTALL "/usr/local/lib/wip15"
 #endif
@@ -182,17 +185,11 @@ int cmd_trace(int argc, char **argv)
         fprintf(stderr, "wip15: trace: --max-size %s: expected a byte count (suffix k, M or G)\n", maxsize);
         return 2;
     }
-    /* libwip15.so: the build tree's when this program runs from it (the
-     * root is WIP15_LIBDIR_BUILD less "/src/tracer"), else beside this
-     * program as installed, else where it was to be installed (locate.h) */
-    char lib[PATH_MAX], root[PATH_MAX];
-    snprintf(root, sizeof root, "%s", WIP15_LIBDIR_BUILD);
-    char *cut = strstr(root, "/src/tracer");
-    if (cut)
-        *cut = 0;
-    else
-        root[0] = 0;
-    if (w15t_locate("libwip15.so", root, WIP15_LIBDIR_BUILD, WIP15_LIBDIR_INSTALL, lib, sizeof lib)) {
+    /* libwip15.so: the build tree's when this program runs from it, else
+     * beside this program as installed, else where it was to be installed
+     * (locate.h) */
+    char lib[PATH_MAX];
+    if (w15t_locate("libwip15.so", WIP15_BUILD_ROOT, WIP15_LIBDIR_BUILD, WIP15_LIBDIR_INSTALL, lib, sizeof lib)) {
         fprintf(stderr,
                 "wip15: trace: libwip15.so not found (looked in the build tree %s, in ../lib/wip15 "
                 "next to this program and in %s)\n",

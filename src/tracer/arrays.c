@@ -618,21 +618,31 @@ static void add_sub(draw_t *d, int64_t vlo, int64_t vhi, int64_t icount, int64_t
     }
 }
 
+/* Primitive restart with an index of the program's (GL_PRIMITIVE_RESTART
+ * or GL_PRIMITIVE_RESTART_NV): 1 with *index, else 0. */
+static int restart_with_index(arr_ctx_t *a, uint32_t *index)
+{
+    if (a->restart && on(GL_PRIMITIVE_RESTART_)) {
+        *index = (uint32_t)gi(GL_PRIMITIVE_RESTART_INDEX_);
+        return 1;
+    }
+    if (a->restart_nv && on(GL_PRIMITIVE_RESTART_NV_)) {
+        *index = (uint32_t)gi(GL_PRIMITIVE_RESTART_INDEX_NV_);
+        return 1;
+    }
+    return 0;
+}
+
 static void learn_restart(draw_t *d)
 {
     if (d->restart_known)
         return;
     arr_ctx_t *a = d->a;
     d->restart_known = 1;
-    if (a->restart_fixed && on(GL_PRIMITIVE_RESTART_FIXED_INDEX_)) {
+    if (a->restart_fixed && on(GL_PRIMITIVE_RESTART_FIXED_INDEX_))
         d->restart_on = d->restart_fixed = 1;
-    } else if (a->restart && on(GL_PRIMITIVE_RESTART_)) {
-        d->restart_on = 1;
-        d->restart_index = (uint32_t)gi(GL_PRIMITIVE_RESTART_INDEX_);
-    } else if (a->restart_nv && on(GL_PRIMITIVE_RESTART_NV_)) {
-        d->restart_on = 1;
-        d->restart_index = (uint32_t)gi(GL_PRIMITIVE_RESTART_INDEX_NV_);
-    }
+    else
+        d->restart_on = restart_with_index(a, &d->restart_index);
 }
 
 #define MINMAX(T)                                                                                   \
@@ -1051,14 +1061,7 @@ static void begin_pre(w15_thread_t *t, const w15_slot_t *args, int rec)
         a->snap_ok = 1;
         /* not GL_PRIMITIVE_RESTART_FIXED_INDEX: it applies to element
          * draws with an index type, not to glArrayElement */
-        a->snap_restart = 0;
-        if (a->restart && on(GL_PRIMITIVE_RESTART_)) {
-            a->snap_restart = 1;
-            a->snap_restart_index = (uint32_t)gi(GL_PRIMITIVE_RESTART_INDEX_);
-        } else if (a->restart_nv && on(GL_PRIMITIVE_RESTART_NV_)) {
-            a->snap_restart = 1;
-            a->snap_restart_index = (uint32_t)gi(GL_PRIMITIVE_RESTART_INDEX_NV_);
-        }
+        a->snap_restart = (uint8_t)restart_with_index(a, &a->snap_restart_index);
     }
     t->ctx->in_begin = 1;
 }

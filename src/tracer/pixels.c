@@ -315,20 +315,28 @@ static int teximage_dims(uint32_t target, int64_t level, int *w, int *h, int *d,
     return 1;
 }
 
-/* Whether compressed images are packed as GL stores them: the pack state
- * of GL_ARB_compressed_texture_pixel_storage (blocks laid out with their
- * own row and image strides, which the tracer does not model) is all 0. */
+/* The compressed pack state of GL_ARB_compressed_texture_pixel_storage
+ * (GL 4.2): pack[] = GL_PACK_COMPRESSED_BLOCK_WIDTH, _HEIGHT, _DEPTH,
+ * _SIZE (all 0 where the context has none).  1 when it is the default (all
+ * 0: compressed images are packed as GL stores them), else 0 (blocks laid
+ * out with their own strides: compressed_pack_layout). */
+static int compressed_pack(int major, int minor, int64_t pack[4])
+{
+    static const unsigned pn[4] = {0x912B, 0x912C, 0x912D, 0x912E};
+    int dflt = 1;
+    int has = ver_at_least(major, minor, 4, 2) || w15_context_has_ext("GL_ARB_compressed_texture_pixel_storage");
+    for (int k = 0; k < 4; k++) {
+        pack[k] = has ? w15_context_get_int(pn[k], 0) : 0;
+        dflt &= pack[k] == 0;
+    }
+    return dflt;
+}
+
+/* compressed_pack, whether the default. */
 static int compressed_pack_default(int major, int minor)
 {
-    enum { PACK_BLOCK_WIDTH = 0x912B, PACK_BLOCK_HEIGHT = 0x912C, PACK_BLOCK_DEPTH = 0x912D,
-           PACK_BLOCK_SIZE = 0x912E };
-    if (!ver_at_least(major, minor, 4, 2) && !w15_context_has_ext("GL_ARB_compressed_texture_pixel_storage"))
-        return 1;
-    static const unsigned pn[] = {PACK_BLOCK_WIDTH, PACK_BLOCK_HEIGHT, PACK_BLOCK_DEPTH, PACK_BLOCK_SIZE};
-    for (size_t k = 0; k < sizeof pn / sizeof pn[0]; k++)
-        if (w15_context_get_int(pn[k], 0) != 0)
-            return 0;
-    return 1;
+    int64_t pack[4];
+    return compressed_pack(major, minor, pack);
 }
 
 size_t w15_compressed_bytes(uint32_t target, int64_t level)
@@ -349,23 +357,6 @@ size_t w15_compressed_bytes(uint32_t target, int64_t level)
     return size > 0 ? (size_t)size : 0;
 }
 
-/* Level `level` of texture object `tex` as glGetTextureImage and
- * glGetCompressedTextureImage read it: glGetTextureLevelParameteriv when
- * the level can be asked of it without a GL error, else NULL; *faces (6:
- * a cube map's faces are its images) and *dims.  Only for a name
- * glIsTexture knows (it raises no error), and:
- *  - in a GL >= 4.5 core context, the texture's target is asked
- *    (glGetTextureParameteriv(GL_TEXTURE_TARGET)) and the level checked;
- *  - elsewhere Mesa refuses GL_TEXTURE_TARGET (GL_INVALID_ENUM, though GL
- *    4.5 has it in both profiles), and which levels exist depends on the
- *    target: level 0 (every target has it), or another level when an
- *    error of ours would go unseen (errors_unseen: these queries come
- *    after the program's call and are valid when its call was); width,
- *    height and depth; for a cube map that is its first face, a prefix of
- *    what GL writes (the digest then covers that face: docs/FORMAT.md).
- * `compressed`: the compressed pack state must be the default too (else
- * GL lays the blocks out with strides the tracer does not model).
- * May change errno. */
 /* Whether a GL error the tracer raises right after the program's call
  * would go unseen: GL keeps the first error until glGetError, so after a
  * call GL refused the program's error stays the one it reads, and only a
@@ -383,20 +374,44 @@ static int errors_unseen(int major, int minor)
     return w15_context_get_int(DEBUG_OUTPUT, 1) == 0;
 }
 
-/* Whether the current context answers GL_TEXTURE_TARGET (texture_level). */
+/* Whether a desktop GL major.minor context answers GL_TEXTURE_TARGET: GL
+ * >= 4.5 core (Mesa refuses it in compatibility profiles). */
+static int target_known(int major, int minor)
+{
+    return ver_at_least(major, minor, 4, 5) && !w15_context_compat();
+}
+
+/* target_known for the current context. */
 static int texture_target_known(void)
 {
     int major = 0, minor = 0;
-    return w15_context_api(&major, &minor) == 1 && ver_at_least(major, minor, 4, 5) && !w15_context_compat();
+    return w15_context_api(&major, &minor) == 1 && target_known(major, minor);
 }
 
+/* Level `level` of texture object `tex` as glGetTextureImage and
+ * glGetCompressedTextureImage read it: glGetTextureLevelParameteriv when
+ * the level can be asked of it without a GL error, else NULL; *faces (6:
+ * a cube map's faces are its images) and *dims.  Only for a name
+ * glIsTexture knows (it raises no error), and:
+ *  - in a GL >= 4.5 core context, the texture's target is asked
+ *    (glGetTextureParameteriv(GL_TEXTURE_TARGET)) and the level checked;
+ *  - elsewhere Mesa refuses GL_TEXTURE_TARGET (GL_INVALID_ENUM, though GL
+ *    4.5 has it in both profiles), and which levels exist depends on the
+ *    target: level 0 (every target has it), or another level when an
+ *    error of ours would go unseen (errors_unseen: these queries come
+ *    after the program's call and are valid when its call was); width,
+ *    height and depth; for a cube map that is its first face, a prefix of
+ *    what GL writes (the digest then covers that face: docs/FORMAT.md).
+ * `compressed`: the compressed pack state must be the default too (else
+ * GL lays the blocks out with strides the tracer does not model).
+ * May change errno. */
 static get_tex_level_fn texture_level(uint32_t tex, int64_t level, int compressed, int *faces, int *dims)
 {
     enum { TEXTURE_TARGET = 0x1006, TEXTURE_CUBE_MAP = 0x8513 };
     int major = 0, minor = 0, maxp, rect, target = 0;
     if (w15_context_api(&major, &minor) != 1)
         return NULL;
-    int core = ver_at_least(major, minor, 4, 5) && !w15_context_compat();
+    int core = target_known(major, minor);
     if (!core && level != 0 && !errors_unseen(major, minor))
         return NULL;
     if (compressed && !compressed_pack_default(major, minor))
@@ -499,14 +514,12 @@ static int compressed_block(uint32_t f, int *bw, int *bh)
  * rows of whole blocks, ceil(width / bw) * bs bytes; the row stride
  * from GL_PACK_ROW_LENGTH in units of GL_PACK_COMPRESSED_BLOCK_WIDTH;
  * GL_PACK_SKIP_PIXELS / _ROWS / _IMAGES converted to bytes through the
- * pack block sizes (images only for a 3D image, `three`). */
-static void compressed_pack_layout(int three, int64_t w, int64_t h, int64_t d, int bw, int bh, uint64_t bs,
-                                   w15_layout_t *l)
+ * pack block sizes (pack[]: compressed_pack; images only for a 3D image,
+ * `three`). */
+static void compressed_pack_layout(const int64_t pack[4], int three, int64_t w, int64_t h, int64_t d, int bw,
+                                   int bh, uint64_t bs, w15_layout_t *l)
 {
-    enum { PACK_BLOCK_WIDTH = 0x912B, PACK_BLOCK_HEIGHT = 0x912C, PACK_BLOCK_DEPTH = 0x912D,
-           PACK_BLOCK_SIZE = 0x912E };
-    int64_t pbw = w15_context_get_int(PACK_BLOCK_WIDTH, 0), pbh = w15_context_get_int(PACK_BLOCK_HEIGHT, 0),
-            pbd = w15_context_get_int(PACK_BLOCK_DEPTH, 0), pbs = w15_context_get_int(PACK_BLOCK_SIZE, 0);
+    int64_t pbw = pack[0], pbh = pack[1], pbd = pack[2], pbs = pack[3];
     uint64_t span = (uint64_t)((w + bw - 1) / bw) * bs, rows = (uint64_t)((h + bh - 1) / bh);
     uint64_t row = span, slice_rows = rows, skip = 0;
     if (pbw > 0 && pbs > 0) {
@@ -545,6 +558,7 @@ static int texture_compressed_sub_layout(uint32_t tex, int64_t level, int64_t w,
 {
     enum { INTERNAL_FORMAT = 0x1003 };
     int e = errno, faces, dims, ok = 0, bw, bh, lw, lh, ld, size, major = 0, minor = 0;
+    int64_t pack[4];
     get_tex_level_fn get = texture_level(tex, level, 0, &faces, &dims);
     if (get && (size = level_compressed_size(get, tex, (int)level)) > 0 &&
         compressed_block((uint32_t)level_param(get, tex, (int)level, INTERNAL_FORMAT), &bw, &bh)) {
@@ -554,11 +568,11 @@ static int texture_compressed_sub_layout(uint32_t tex, int64_t level, int64_t w,
             h <= INT32_MAX && d <= INT32_MAX) {
             uint64_t bs = size / blocks;
             w15_context_api(&major, &minor);
-            if (compressed_pack_default(major, minor)) {
+            if (compressed_pack(major, minor, pack)) {
                 uint64_t n = (uint64_t)((w + bw - 1) / bw) * (uint64_t)((h + bh - 1) / bh) * (uint64_t)d * bs;
                 *l = (w15_layout_t){0, n, n, n, 1, 1};
             } else {
-                compressed_pack_layout(texture_3d(tex, level) == 1, w, h, d, bw, bh, bs, l);
+                compressed_pack_layout(pack, texture_3d(tex, level) == 1, w, h, d, bw, bh, bs, l);
             }
             ok = 1;
         }
@@ -604,19 +618,20 @@ int w15_readback_layout(uint32_t fn, const w15_slot_t *a, w15_layout_t *l)
         if (r->fn != fn)
             continue;
         int64_t w, h = 1, d = 1;
-        if (r->format < 0) {
+        if (r->format < 0 && r->width < 0) {
             uint64_t n;
-            if (r->width >= 0) {
-                int64_t sw = (int32_t)a[r->width].i, sh = (int32_t)a[r->height].i, sd = (int32_t)a[r->depth].i;
-                if (sw == 0 || sh == 0 || sd == 0) {
-                    *l = (w15_layout_t){0}; /* an empty region: GL writes nothing */
-                    return 1;
-                }
-                return texture_compressed_sub_layout((uint32_t)a[r->texture].u, a[r->level].i, sw, sh, sd, l);
-            } else if (!texture_compressed_bytes((uint32_t)a[r->texture].u, a[r->level].i, &n))
+            if (!texture_compressed_bytes((uint32_t)a[r->texture].u, a[r->level].i, &n))
                 return 0;
             *l = (w15_layout_t){0, n, n, n, 1, 1};
             return 1;
+        }
+        if (r->format < 0) {
+            int64_t sw = (int32_t)a[r->width].i, sh = (int32_t)a[r->height].i, sd = (int32_t)a[r->depth].i;
+            if (sw == 0 || sh == 0 || sd == 0) {
+                *l = (w15_layout_t){0}; /* an empty region: GL writes nothing */
+                return 1;
+            }
+            return texture_compressed_sub_layout((uint32_t)a[r->texture].u, a[r->level].i, sw, sh, sd, l);
         }
         int three = -1;
         if (r->width < 0) {
