@@ -289,12 +289,21 @@ static const rp_role_t *role_of(uint32_t fn, uint32_t param, unsigned role)
 }
 
 /* A pointer held as a number: an offset when a buffer is bound where the
- * role says; else client memory that the trace does not hold. */
+ * role says; else client memory that the trace does not hold.  The
+ * binding is asked only where the context has it (GLES has no draw
+ * indirect buffer before 3.1: the query would raise the replay's own
+ * GL_INVALID_ENUM). */
 static int offset_ok(rp_exec_t *x, rp_call_t *c, uint32_t i, uint64_t value)
 {
+    enum { DRAW_INDIRECT_BUFFER_BINDING = 0x8F43 };
     const rp_role_t *r = role_of(c->fn, i, RP_ROLE_OFFSET);
     if (!r || r->kind >= rp_nbindings)
         return 0;
+    if (rp_bindings[r->kind] == DRAW_INDIRECT_BUFFER_BINDING && x->ctx) {
+        rp_ctx_version(x, x->ctx);
+        if (x->ctx->gl_es && (x->ctx->gl_major < 3 || (x->ctx->gl_major == 3 && x->ctx->gl_minor < 1)))
+            return 0;
+    }
     if (rp_gl_get_integer(x, rp_bindings[r->kind]) != 0)
         return 1;
     (void)value;

@@ -332,29 +332,20 @@ static int compressed_pack(int major, int minor, int64_t pack[4])
     return dflt;
 }
 
-/* compressed_pack, whether the default. */
-static int compressed_pack_default(int major, int minor)
-{
-    int64_t pack[4];
-    return compressed_pack(major, minor, pack);
-}
+/* glGetCompressedTexImage(target, level): 1 with *l = where GL writes the
+ * level (target_compressed_layout), else 0: not a desktop GL >= 1.3
+ * target and level the context accepts (GL refuses, nothing is asked),
+ * not compressed (GL refuses with GL_INVALID_OPERATION), or a layout the
+ * tracer does not model.  Defined below. */
+static int target_compressed_layout(uint32_t target, int64_t level, w15_layout_t *l);
 
 size_t w15_compressed_bytes(uint32_t target, int64_t level)
 {
-    int major = 0, minor = 0, dims, maxp, rect;
-    if (w15_context_api(&major, &minor) != 1 || !ver_at_least(major, minor, 1, 3))
-        return 0; /* glGetCompressedTexImage: desktop GL 1.3 */
-    if (!target_shape(target, major, minor, 0, &dims, &maxp, &rect) || !level_ok(level, maxp, rect))
+    w15_layout_t l;
+    if (!target_compressed_layout(target, level, &l) || !l.rows || !l.images || !l.span)
         return 0;
-    if (!compressed_pack_default(major, minor))
-        return 0;
-    get_tex_level_fn get = (get_tex_level_fn)real_fn("glGetTexLevelParameteriv");
-    if (!get)
-        return 0;
-    int e = errno;
-    int size = level_compressed_size(get, target, (int)level);
-    errno = e;
-    return size > 0 ? (size_t)size : 0;
+    return (size_t)(l.first + (uint64_t)(l.images - 1) * l.image_stride + (uint64_t)(l.rows - 1) * l.row_stride +
+                    l.span);
 }
 
 /* Whether a GL error the tracer raises right after the program's call
@@ -402,10 +393,8 @@ static int texture_target_known(void)
  *    after the program's call and are valid when its call was); width,
  *    height and depth; for a cube map that is its first face, a prefix of
  *    what GL writes (the digest then covers that face: docs/FORMAT.md).
- * `compressed`: the compressed pack state must be the default too (else
- * GL lays the blocks out with strides the tracer does not model).
  * May change errno. */
-static get_tex_level_fn texture_level(uint32_t tex, int64_t level, int compressed, int *faces, int *dims)
+static get_tex_level_fn texture_level(uint32_t tex, int64_t level, int *faces, int *dims)
 {
     enum { TEXTURE_TARGET = 0x1006, TEXTURE_CUBE_MAP = 0x8513 };
     int major = 0, minor = 0, maxp, rect, target = 0;
@@ -413,8 +402,6 @@ static get_tex_level_fn texture_level(uint32_t tex, int64_t level, int compresse
         return NULL;
     int core = target_known(major, minor);
     if (!core && level != 0 && !errors_unseen(major, minor))
-        return NULL;
-    if (compressed && !compressed_pack_default(major, minor))
         return NULL;
     is_texture_fn is = (is_texture_fn)real_fn("glIsTexture");
     get_texture_param_fn getp = (get_texture_param_fn)real_fn("glGetTextureParameteriv");
@@ -438,7 +425,7 @@ static get_tex_level_fn texture_level(uint32_t tex, int64_t level, int compresse
 static int textureimage_dims(uint32_t tex, int64_t level, int *w, int *h, int *d, int *three)
 {
     int e = errno, faces, dims;
-    get_tex_level_fn get = texture_level(tex, level, 0, &faces, &dims);
+    get_tex_level_fn get = texture_level(tex, level, &faces, &dims);
     if (get) {
         level_dims(get, tex, (int)level, dims, w, h, d);
         if (faces == 6)
@@ -458,27 +445,13 @@ static int texture_3d(uint32_t tex, int64_t level)
     int e = errno, faces, dims, r = -1;
     get_tex_level_fn get;
     if (texture_target_known()) {
-        if ((get = texture_level(tex, level, 0, &faces, &dims)))
+        if ((get = texture_level(tex, level, &faces, &dims)))
             r = dims == 3;
-    } else if ((get = texture_level(tex, 0, 0, &faces, &dims)) && level_param(get, tex, 0, TEX_DEPTH) > 1) {
+    } else if ((get = texture_level(tex, 0, &faces, &dims)) && level_param(get, tex, 0, TEX_DEPTH) > 1) {
         r = 1;
     }
     errno = e;
     return r;
-}
-
-/* glGetCompressedTextureImage: 1 with *n = the compressed level's bytes
- * (all faces of a core cube map); 0 when it is not compressed (GL refuses
- * the call) or cannot be asked (texture_level). */
-static int texture_compressed_bytes(uint32_t tex, int64_t level, uint64_t *n)
-{
-    int e = errno, faces, dims, size = -1;
-    get_tex_level_fn get = texture_level(tex, level, 1, &faces, &dims);
-    if (get)
-        size = level_compressed_size(get, tex, (int)level);
-    errno = e;
-    *n = size > 0 ? (uint64_t)size * (uint64_t)faces : 0;
-    return size >= 0;
 }
 
 /* The block of a specific compressed internal format, in texels: 4 x 4
@@ -545,40 +518,88 @@ static void compressed_pack_layout(const int64_t pack[4], int three, int64_t w, 
     *l = (w15_layout_t){skip, row, row * slice_rows, span, (uint32_t)rows, (uint32_t)d};
 }
 
-/* glGetCompressedTextureSubImage: 1 with *l = where GL writes a width x
- * height x depth region of the compressed level: whole blocks of the
- * level's format, a depth of cube map faces or array layers counting whole,
- * a block's bytes being the level's GL_TEXTURE_COMPRESSED_IMAGE_SIZE over
- * its number of blocks; packed tight under the default compressed pack
- * state, else as compressed_pack_layout says.  0 when the level is not
- * compressed or cannot be asked (texture_level), or its format's block is
- * not modelled (compressed_block). */
-static int texture_compressed_sub_layout(uint32_t tex, int64_t level, int64_t w, int64_t h, int64_t d,
-                                         w15_layout_t *l)
+/* Where GL writes a width x height x depth region of compressed level
+ * `level` of `obj` (a target or a texture name, asked through `get`, of
+ * `dims` dimensions and `faces` images per layer: texture_level), or with
+ * w < 0 the whole level (all faces).  Whole blocks of the level's format
+ * (compressed_block), a depth of cube map faces or array layers counting
+ * whole, a block's bytes being the level's GL_TEXTURE_COMPRESSED_IMAGE_SIZE
+ * over its number of blocks; packed tight under the default compressed
+ * pack state (the whole level is then its size, whatever the format),
+ * else as compressed_pack_layout says (`three`: packed as a 3D image; -1:
+ * texture_3d tells).  1 with *l; -1 when the level is not compressed (GL
+ * refuses the call and writes nothing); 0 when the format's block is not
+ * modelled or the sizes do not add up. */
+static int compressed_layout(get_tex_level_fn get, uint32_t obj, int64_t level, int dims, int faces, int three,
+                             int64_t w, int64_t h, int64_t d, w15_layout_t *l)
 {
     enum { INTERNAL_FORMAT = 0x1003 };
-    int e = errno, faces, dims, ok = 0, bw, bh, lw, lh, ld, size, major = 0, minor = 0;
+    int bw, bh, lw, lh, ld, major = 0, minor = 0;
     int64_t pack[4];
-    get_tex_level_fn get = texture_level(tex, level, 0, &faces, &dims);
-    if (get && (size = level_compressed_size(get, tex, (int)level)) > 0 &&
-        compressed_block((uint32_t)level_param(get, tex, (int)level, INTERNAL_FORMAT), &bw, &bh)) {
-        level_dims(get, tex, (int)level, dims, &lw, &lh, &ld);
-        uint64_t blocks = (uint64_t)((lw + bw - 1) / bw) * (uint64_t)((lh + bh - 1) / bh) * (uint64_t)ld;
-        if (lw > 0 && lh > 0 && ld > 0 && size % blocks == 0 && w > 0 && h > 0 && d > 0 && w <= INT32_MAX &&
-            h <= INT32_MAX && d <= INT32_MAX) {
-            uint64_t bs = size / blocks;
-            w15_context_api(&major, &minor);
-            if (compressed_pack(major, minor, pack)) {
-                uint64_t n = (uint64_t)((w + bw - 1) / bw) * (uint64_t)((h + bh - 1) / bh) * (uint64_t)d * bs;
-                *l = (w15_layout_t){0, n, n, n, 1, 1};
-            } else {
-                compressed_pack_layout(pack, texture_3d(tex, level) == 1, w, h, d, bw, bh, bs, l);
-            }
-            ok = 1;
-        }
+    int size = level_compressed_size(get, obj, (int)level);
+    if (size <= 0)
+        return size < 0 ? -1 : 0;
+    w15_context_api(&major, &minor);
+    int dflt = compressed_pack(major, minor, pack);
+    if (w < 0 && dflt) {
+        uint64_t n = (uint64_t)size * (uint64_t)faces;
+        *l = (w15_layout_t){0, n, n, n, 1, 1};
+        return 1;
+    }
+    if (!compressed_block((uint32_t)level_param(get, obj, (int)level, INTERNAL_FORMAT), &bw, &bh))
+        return 0;
+    level_dims(get, obj, (int)level, dims, &lw, &lh, &ld);
+    if (lw <= 0 || lh <= 0 || ld <= 0)
+        return 0;
+    uint64_t blocks = (uint64_t)((lw + bw - 1) / bw) * (uint64_t)((lh + bh - 1) / bh) * (uint64_t)ld;
+    if (size % blocks)
+        return 0;
+    uint64_t bs = size / blocks;
+    if (w < 0)
+        w = lw, h = lh, d = (int64_t)ld * faces;
+    if (w <= 0 || h <= 0 || d <= 0 || w > INT32_MAX || h > INT32_MAX || d > INT32_MAX)
+        return 0;
+    if (dflt) {
+        uint64_t n = (uint64_t)((w + bw - 1) / bw) * (uint64_t)((h + bh - 1) / bh) * (uint64_t)d * bs;
+        *l = (w15_layout_t){0, n, n, n, 1, 1};
+    } else {
+        if (three < 0)
+            three = texture_3d(obj, level) == 1;
+        compressed_pack_layout(pack, three, w, h, d, bw, bh, bs, l);
+    }
+    return 1;
+}
+
+/* glGetCompressedTextureImage (w < 0) and glGetCompressedTextureSubImage:
+ * compressed_layout of texture `tex`, for the levels texture_level can
+ * ask.  1 with *l (empty when the level is not compressed: GL refuses the
+ * call), else 0. */
+static int texture_compressed_layout(uint32_t tex, int64_t level, int64_t w, int64_t h, int64_t d, w15_layout_t *l)
+{
+    int e = errno, faces, dims, r = 0;
+    get_tex_level_fn get = texture_level(tex, level, &faces, &dims);
+    if (get && (r = compressed_layout(get, tex, level, dims, faces, -1, w, h, d, l)) < 0) {
+        *l = (w15_layout_t){0};
+        r = 1;
     }
     errno = e;
-    return ok;
+    return r;
+}
+
+static int target_compressed_layout(uint32_t target, int64_t level, w15_layout_t *l)
+{
+    int major = 0, minor = 0, dims, maxp, rect, r = 0;
+    if (w15_context_api(&major, &minor) != 1 || !ver_at_least(major, minor, 1, 3))
+        return 0; /* glGetCompressedTexImage: desktop GL 1.3 */
+    if (!target_shape(target, major, minor, 0, &dims, &maxp, &rect) || !level_ok(level, maxp, rect))
+        return 0;
+    get_tex_level_fn get = (get_tex_level_fn)real_fn("glGetTexLevelParameteriv");
+    if (!get)
+        return 0;
+    int e = errno;
+    r = compressed_layout(get, target, level, dims, 1, dims == 3, -1, -1, -1, l);
+    errno = e;
+    return r > 0;
 }
 
 size_t w15_teximage_bytes(uint32_t target, int64_t level, uint32_t format, uint32_t type)
@@ -607,6 +628,8 @@ static const struct readback {
     {W15F_glGetTextureImage, 2, 3, -1, -1, -1, -1, 1, 0},
     /* format -1: compressed, the level's GL_TEXTURE_COMPRESSED_IMAGE_SIZE,
      * or with width/height/depth the region's whole blocks */
+    {W15F_glGetCompressedTexImage, -1, -1, -1, -1, -1, 0, 1, -1},
+    {W15F_glGetCompressedTexImageARB, -1, -1, -1, -1, -1, 0, 1, -1},
     {W15F_glGetCompressedTextureImage, -1, -1, -1, -1, -1, -1, 1, 0},
     {W15F_glGetCompressedTextureSubImage, -1, -1, 5, 6, 7, -1, 1, 0},
 };
@@ -618,20 +641,17 @@ int w15_readback_layout(uint32_t fn, const w15_slot_t *a, w15_layout_t *l)
         if (r->fn != fn)
             continue;
         int64_t w, h = 1, d = 1;
-        if (r->format < 0 && r->width < 0) {
-            uint64_t n;
-            if (!texture_compressed_bytes((uint32_t)a[r->texture].u, a[r->level].i, &n))
-                return 0;
-            *l = (w15_layout_t){0, n, n, n, 1, 1};
-            return 1;
-        }
+        if (r->format < 0 && r->width < 0)
+            return r->target >= 0 ? target_compressed_layout((uint32_t)a[r->target].u, a[r->level].i, l)
+                                  : texture_compressed_layout((uint32_t)a[r->texture].u, a[r->level].i, -1, -1,
+                                                              -1, l);
         if (r->format < 0) {
             int64_t sw = (int32_t)a[r->width].i, sh = (int32_t)a[r->height].i, sd = (int32_t)a[r->depth].i;
             if (sw == 0 || sh == 0 || sd == 0) {
                 *l = (w15_layout_t){0}; /* an empty region: GL writes nothing */
                 return 1;
             }
-            return texture_compressed_sub_layout((uint32_t)a[r->texture].u, a[r->level].i, sw, sh, sd, l);
+            return texture_compressed_layout((uint32_t)a[r->texture].u, a[r->level].i, sw, sh, sd, l);
         }
         int three = -1;
         if (r->width < 0) {

@@ -46,11 +46,13 @@ size_t w15_texel_bytes(uint32_t format, uint32_t type);
  * current desktop GL context accepts, so no GL error) under the pack
  * state; 0 when unknown (GLES, proxy or other targets, a bad level). */
 size_t w15_teximage_bytes(uint32_t target, int64_t level, uint32_t format, uint32_t type);
-/* glGetCompressedTexImage's output: the size GL gives for level `level`
- * of the texture bound to `target` (GL_TEXTURE_COMPRESSED_IMAGE_SIZE),
- * asked only when the level is compressed and the compressed pack state
- * is the default (no GL error); 0 when GL writes nothing or the size
- * cannot be asked so. */
+/* glGetCompressedTexImage's output: the extent of what GL writes of level
+ * `level` of the texture bound to `target` (GL_TEXTURE_COMPRESSED_IMAGE_SIZE
+ * under the default compressed pack state, else the level's blocks laid
+ * out by GL_PACK_COMPRESSED_BLOCK_* and the pack state), asked only for a
+ * target and level the current desktop GL context accepts (no GL error);
+ * 0 when GL writes nothing (the level is not compressed) or the size
+ * cannot be asked so (w15_readback_layout gives the bytes). */
 size_t w15_compressed_bytes(uint32_t target, int64_t level);
 /* The name of the buffer bound to offset target `target` (enum
  * w15_offset_target) in the current context, 0 when none, or when the

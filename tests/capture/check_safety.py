@@ -127,6 +127,8 @@ EXPECT = {
         ('glGetCompressedTextureImage', 0, 3, ('digest', 'compressedCube')),
         ('glGetCompressedTextureSubImage', 0, 9, ('digest', 'compressedCubeFaces')),
         ('glGetCompressedTextureSubImage', 1, 9, ('spans', 'compressedPacked')),
+        ('glGetCompressedTextureImage', 1, 3, ('spans', 'compressedImagePacked')),
+        ('glGetCompressedTexImage', 0, 2, ('spans', 'compressedTexImagePacked')),
         ('glGetTextureSubImage', 0, 11, ('spans', 'texSub3DSkip')),
         ('glGetTextureImage', 4, 5, ('digest', 'texNone')),
         ('glGetTextureImage', 5, 5, ('digest', 'texLevel40')),

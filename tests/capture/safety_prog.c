@@ -478,6 +478,17 @@ static void case_readback(void)
  * profile: the digest covers the bytes GL writes (the level's size asked
  * of GL: its target, then its width, height and depth), not the rest of
  * the program's buffer (0xcd here). */
+/* The rows an 8x8 RGTC1 image read back under case_readback_core's
+ * compressed pack state fills (2 rows of 16 bytes at bytes 40 and 72 of
+ * an extent of 88): their XXH3, as a "readback" line. */
+static void packed_rows(const char *name, const uint8_t *buf)
+{
+    uint8_t crow[32];
+    memcpy(crow, buf + 40, 16);
+    memcpy(crow + 16, buf + 72, 16);
+    printf("readback %s 88 %016" PRIx64 "\n", name, (uint64_t)XXH3_64bits(crow, sizeof crow));
+}
+
 static void case_readback_core(void)
 {
     uint8_t data[6 * 4 * 4];
@@ -529,16 +540,24 @@ static void case_readback_core(void)
     glPixelStorei(GL_PACK_SKIP_ROWS, 4);
     glGetCompressedTextureSubImage(c2d, 0, 0, 0, 0, 8, 8, 1, sizeof buf, buf);
     err("glGetCompressedTextureSubImage packed");
+    packed_rows("compressedPacked", buf);
+    /* the whole level, the same rows: glGetCompressedTextureImage and
+     * glGetCompressedTexImage of the bound texture */
+    memset(buf, 0xcd, sizeof buf);
+    glGetCompressedTextureImage(c2d, 0, sizeof buf, buf);
+    err("glGetCompressedTextureImage packed");
+    packed_rows("compressedImagePacked", buf);
+    memset(buf, 0xcd, sizeof buf);
+    glBindTexture(GL_TEXTURE_2D, c2d);
+    glGetCompressedTexImage(GL_TEXTURE_2D, 0, buf);
+    err("glGetCompressedTexImage packed");
+    packed_rows("compressedTexImagePacked", buf);
     glPixelStorei(GL_PACK_COMPRESSED_BLOCK_WIDTH, 0);
     glPixelStorei(GL_PACK_COMPRESSED_BLOCK_HEIGHT, 0);
     glPixelStorei(GL_PACK_COMPRESSED_BLOCK_SIZE, 0);
     glPixelStorei(GL_PACK_ROW_LENGTH, 0);
     glPixelStorei(GL_PACK_SKIP_PIXELS, 0);
     glPixelStorei(GL_PACK_SKIP_ROWS, 0);
-    uint8_t crow[32];
-    memcpy(crow, buf + 40, 16);
-    memcpy(crow + 16, buf + 72, 16);
-    printf("readback compressedPacked 88 %016" PRIx64 "\n", (uint64_t)XXH3_64bits(crow, sizeof crow));
     /* a 3D texture read one layer at a time is still a 3D image: GL first
      * skips GL_PACK_SKIP_IMAGES images (one of one 4-byte row here) and
      * writes bytes 4..7; the digest covers those, its size is 8 */
