@@ -329,12 +329,16 @@ static int scratch_out(rp_exec_t *x, rp_call_t *c, uint32_t i, uint8_t ctype)
     return 1;
 }
 
-/* Bytes of parameter i's recorded readback digest (--check), 0 when none. */
-static uint64_t dig_size(const rp_call_t *c, uint32_t i)
+/* Bytes of parameter i's recorded readback digest (--check), 0 when none;
+ * *has: whether there is one (an empty digest: GL wrote nothing). */
+static uint64_t dig_size(const rp_call_t *c, uint32_t i, int *has)
 {
+    *has = 0;
     for (uint32_t k = 0; k < c->ndig; k++)
-        if (c->dig[k].param == i)
+        if (c->dig[k].param == i) {
+            *has = 1;
             return c->dig[k].size;
+        }
     return 0;
 }
 
@@ -439,8 +443,10 @@ int rp_decode(rp_exec_t *x, rp_call_t *c)
         w15_error_t err;
         if (w15_reader_ptrs(st->rd, wc, &pe, &npe, &err) || w15_reader_offsets(st->rd, wc, &oe, &noe, &err) ||
             w15_reader_unreadable(st->rd, wc, &ue, &nue, &err) ||
-            (st->o->check && (w15_reader_digests(st->rd, wc, &c->dig, &c->ndig, &err) ||
-                              w15_reader_spans(st->rd, wc, &c->spn, &c->nspn, &err)))) {
+            /* the digests size the read-backs whose extent GL was asked
+             * (glGetTexImage): read with or without --check */
+            w15_reader_digests(st->rd, wc, &c->dig, &c->ndig, &err) ||
+            w15_reader_spans(st->rd, wc, &c->spn, &c->nspn, &err)) {
             rp_fatal(st, "%s", err.msg);
             return -1;
         }
@@ -613,8 +619,10 @@ int rp_decode(rp_exec_t *x, rp_call_t *c)
             uint64_t rec = v->count ? v->v.s[0].len + 1u : 1u;
             if (n == UINT64_MAX || n < rec)
                 n = rec;
-            if (dig_size(c, i) > n)
-                n = dig_size(c, i);
+            int has_dig;
+            uint64_t dig = dig_size(c, i, &has_dig);
+            if (dig > n)
+                n = dig;
             if (n < MIN_OUT)
                 n = MIN_OUT;
             if (n > MAX_ELEMS)
@@ -716,7 +724,8 @@ int rp_decode(rp_exec_t *x, rp_call_t *c)
                 n = v->count;
             if (s->len_op == W15_LEN_DEREF && n < 4096)
                 n = 4096;
-            uint64_t dig = dig_size(c, i);
+            int has_dig;
+            uint64_t dig = dig_size(c, i, &has_dig);
             if (dig / csize[s->ctype] + 1 > n && dig)
                 n = dig / csize[s->ctype] + 1;
             size_t bytes = (size_t)n * csize[s->ctype];
@@ -772,8 +781,11 @@ int rp_decode(rp_exec_t *x, rp_call_t *c)
         case W15_CAP_DATA_OUT: {
             uint64_t n = v->count ? v->v.data[0].size : 0;
             uint64_t want = data_len(x, s, ps, np, c->a, i);
-            uint64_t dig = dig_size(c, i);
-            if (want == UINT64_MAX && s->len_op == W15_LEN_HELPER && dig == 0)
+            int has_dig;
+            uint64_t dig = dig_size(c, i, &has_dig);
+            /* an empty digest of a helper-sized output: GL refused the
+             * call (tracer: W15_CS_REFUSED), which replays for its error */
+            if (want == UINT64_MAX && s->len_op == W15_LEN_HELPER && !has_dig)
                 return rp_cannot(x, c->fn, "parameter %s: cannot size the output", pname(c->fn, i));
             if (want != UINT64_MAX && want > n)
                 n = want;

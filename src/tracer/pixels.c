@@ -339,9 +339,15 @@ static int compressed_pack(int major, int minor, int64_t pack[4])
  * tracer does not model.  Defined below. */
 static int target_compressed_layout(uint32_t target, int64_t level, w15_layout_t *l);
 
+static int teximage_refused(uint32_t target, int64_t level);
+
 size_t w15_compressed_bytes(uint32_t target, int64_t level)
 {
     w15_layout_t l;
+    int major = 0, minor = 0;
+    if (w15_context_api(&major, &minor) == 1 && ver_at_least(major, minor, 1, 3) &&
+        teximage_refused(target, level))
+        return W15_CS_REFUSED;
     if (!target_compressed_layout(target, level, &l) || !l.rows || !l.images || !l.span)
         return 0;
     return (size_t)(l.first + (uint64_t)(l.images - 1) * l.image_stride + (uint64_t)(l.rows - 1) * l.row_stride +
@@ -602,10 +608,33 @@ static int target_compressed_layout(uint32_t target, int64_t level, w15_layout_t
     return r > 0;
 }
 
+/* glGetTexImage and glGetCompressedTexImage: whether GL refuses (target,
+ * level) whatever the state, so the call writes nothing: a target no
+ * version of desktop GL reads so (GL_INVALID_ENUM: GL_TEXTURE_CUBE_MAP
+ * itself, a proxy, a GLES-only target), or a level below 0 or above the
+ * last one of a target the context has (GL_INVALID_VALUE).  A target
+ * that an extension could bring to an older context is never called
+ * refused. */
+static int teximage_refused(uint32_t target, int64_t level)
+{
+    static const uint32_t readable[] = {0x0DE0, 0x0DE1, 0x806F, 0x8C18, 0x8C1A, 0x84F5, 0x9009,
+                                        0x8515, 0x8516, 0x8517, 0x8518, 0x8519, 0x851A};
+    int major = 0, minor = 0, dims, maxp, rect, listed = 0;
+    if (w15_context_api(&major, &minor) != 1)
+        return 0;
+    for (size_t k = 0; k < sizeof readable / sizeof readable[0]; k++)
+        listed |= readable[k] == target;
+    if (!listed || level < 0)
+        return 1;
+    return target_shape(target, major, minor, 0, &dims, &maxp, &rect) && !level_ok(level, maxp, rect);
+}
+
 size_t w15_teximage_bytes(uint32_t target, int64_t level, uint32_t format, uint32_t type)
 {
     int w, h, d, three;
-    return teximage_dims(target, level, &w, &h, &d, &three) ? w15_image_bytes(1, three, format, type, w, h, d) : 0;
+    if (teximage_dims(target, level, &w, &h, &d, &three))
+        return w15_image_bytes(1, three, format, type, w, h, d);
+    return teximage_refused(target, level) ? W15_CS_REFUSED : 0;
 }
 
 /* The image read-backs: where their arguments say the image's format,

@@ -44,15 +44,23 @@ size_t w15_texel_bytes(uint32_t format, uint32_t type);
 /* Bytes glGetTexImage(target, level, format, type) writes: the level's
  * size (glGetTexLevelParameteriv, asked only for a target and level the
  * current desktop GL context accepts, so no GL error) under the pack
- * state; 0 when unknown (GLES, proxy or other targets, a bad level). */
+ * state; 0 when unknown (GLES, a target only newer versions or
+ * extensions have), W15_CS_REFUSED (below) when GL refuses the call. */
 size_t w15_teximage_bytes(uint32_t target, int64_t level, uint32_t format, uint32_t type);
+/* What w15_teximage_bytes and w15_compressed_bytes return when GL refuses
+ * the target or level whatever the state (an invalid enum, a level out
+ * of range) and writes nothing: the read-back is recorded as an empty
+ * digest, so a replay makes the call and gets the same error. */
+#define W15_CS_REFUSED (SIZE_MAX - 2)
 /* glGetCompressedTexImage's output: the extent of what GL writes of level
  * `level` of the texture bound to `target` (GL_TEXTURE_COMPRESSED_IMAGE_SIZE
  * under the default compressed pack state, else the level's blocks laid
  * out by GL_PACK_COMPRESSED_BLOCK_* and the pack state), asked only for a
  * target and level the current desktop GL context accepts (no GL error);
- * 0 when GL writes nothing (the level is not compressed) or the size
- * cannot be asked so (w15_readback_layout gives the bytes). */
+ * W15_CS_REFUSED when GL refuses the target or level (below); 0 when
+ * the level is not compressed (GL refuses the call, but that depends on
+ * the state) or the size cannot be asked so (w15_readback_layout gives
+ * the bytes). */
 size_t w15_compressed_bytes(uint32_t target, int64_t level);
 /* The name of the buffer bound to offset target `target` (enum
  * w15_offset_target) in the current context, 0 when none, or when the

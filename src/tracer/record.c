@@ -98,6 +98,8 @@ static inline uint64_t slot_count(const w15_param_sig_t *ps, const w15_slot_t *a
 
 #define LEN_UNKNOWN UINT64_MAX
 #define LEN_FAULT (UINT64_MAX - 1) /* reading the length from program memory faulted */
+#define LEN_REFUSED ((uint64_t)W15_CS_REFUSED) /* a size helper: GL refuses the call, writes nothing */
+_Static_assert(LEN_REFUSED != LEN_UNKNOWN && LEN_REFUSED != LEN_FAULT, "distinct length sentinels");
 
 /* put_param's result when the parameter's memory could not be read (a
  * guarded read faulted, or an attribute list has no terminator within its
@@ -643,11 +645,16 @@ static int put_param(w15_thread_t *t, const w15_param_sig_t *s, uint32_t idx, w1
         }
         if (n == LEN_FAULT)
             return UNREADABLE;
-        if (n == LEN_UNKNOWN || n > UINT32_MAX || (n == 0 && s->len_op == W15_LEN_HELPER))
-            return put_ptr_only(t, s, idx, p);
         int digest = (flags & W15_FN_READBACK) && s->cap == W15_CAP_DATA_OUT;
         w15_layout_t lay;
-        if (digest) {
+        if (n == LEN_REFUSED && digest) {
+            /* GL refuses the call (an invalid target or level) and writes
+             * nothing: an empty digest, which a replay makes the call for */
+            lay = (w15_layout_t){0, 0, 0, 0, 1, 1};
+            n = 0;
+        } else if (n == LEN_UNKNOWN || n > UINT32_MAX || (n == 0 && s->len_op == W15_LEN_HELPER)) {
+            return put_ptr_only(t, s, idx, p);
+        } else if (digest) {
             readback_layout(t, args, n, &lay);
             /* --readback-data keeps the bytes up to the end of what GL wrote */
             n = layout_extent(&lay);

@@ -77,9 +77,11 @@ EXPECT = {
         ('glShaderSource', 1, 2, ('unreadable',)),
         ('glShaderSource', 2, 2, ('unreadable',)),
         ('glGetnUniformfv', 0, 3, ('array', [9])),  # its own buffer, untouched
-        ('glGetTexImage', 0, 4, ('ptr',)),
-        ('glGetTexImage', 1, 4, ('ptr',)),
-        ('glGetTexImage', 2, 4, ('ptr',)),
+        # refused whatever the state: an empty digest
+        ('glGetTexImage', 0, 4, ('spans', 'glGetTexImageLevel99')),
+        ('glGetTexImage', 1, 4, ('spans', 'glGetTexImageCube')),
+        ('glGetTexImage', 2, 4, ('spans', 'glGetTexImageLevelNeg')),
+        ('glGetCompressedTexImage', 0, 2, ('spans', 'glGetCompressedTexImageCube')),
         ('glGetIntegerv', 0, 1, ('ptr',)),
         ('glTexImage2D', 1, 8, ('ptr',)),
         ('glDrawElements', 1, 3, ('ptr',)),

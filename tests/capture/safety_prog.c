@@ -323,8 +323,11 @@ static void case_invalid(void)
     uint8_t small[8] = {1, 2, 3, 4, 5, 6, 7, 8};
     glReadnPixels(0, 0, 4, 4, GL_RGBA, GL_UNSIGNED_BYTE, 8, small);
     err("glReadnPixels bufSize 8");
-    /* glGetTexImage of a level or a target GL refuses: the tracer asks GL
-     * nothing (its query would raise an error of its own) */
+    /* glGetTexImage of a level or a target GL refuses whatever the state
+     * (GL_INVALID_VALUE, GL_INVALID_ENUM): the tracer asks GL nothing (its
+     * query would raise an error of its own) and reads nothing; GL writes
+     * nothing, so the digest is empty, and a replay makes the call for
+     * its error */
     GLuint tex;
     glGenTextures(1, &tex);
     glBindTexture(GL_TEXTURE_2D, tex);
@@ -332,10 +335,16 @@ static void case_invalid(void)
     uint8_t img[64];
     glGetTexImage(GL_TEXTURE_2D, 99, GL_RGBA, GL_UNSIGNED_BYTE, img);
     err("glGetTexImage level 99");
+    readback("glGetTexImageLevel99", img, 0);
     glGetTexImage(GL_TEXTURE_CUBE_MAP, 0, GL_RGBA, GL_UNSIGNED_BYTE, img);
     err("glGetTexImage GL_TEXTURE_CUBE_MAP");
+    readback("glGetTexImageCube", img, 0);
     glGetTexImage(GL_TEXTURE_2D, -1, GL_RGBA, GL_UNSIGNED_BYTE, img);
     err("glGetTexImage level -1");
+    readback("glGetTexImageLevelNeg", img, 0);
+    glGetCompressedTexImage(GL_TEXTURE_CUBE_MAP, 0, img);
+    err("glGetCompressedTexImage GL_TEXTURE_CUBE_MAP");
+    readback("glGetCompressedTexImageCube", img, 0);
     glDeleteTextures(1, &tex);
     /* unknown enums: no size known, nothing read */
     GLint iv[4] = {0};

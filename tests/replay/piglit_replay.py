@@ -30,6 +30,9 @@ Options:
                       with --keep DIR, or run_piglit.py --keep-traces with
                       --frame-digests): no piglit run
   --keep DIR          keep the traces in DIR
+  --strict            also replay each trace without --check and with
+                      --strict: every call must replay (sizes of read-backs
+                      then come from the trace alone)
   -j, --jobs N        piglit runs and replays at once (default 2)
   --timeout S         per run and per replay (default 60)
   -v, --verbose       a line per trace
@@ -71,7 +74,7 @@ def load_exceptions(path):
 WINDOW_HINT = 'replay with --window'
 
 
-def replay_one(wip15, path, timeout, window=False):
+def replay_one(wip15, path, timeout, window=False, strict=False):
     t0 = time.monotonic()
     try:
         r = subprocess.run([wip15, 'replay', '-q', '--check'] + (['--window'] if window else []) + [path],
@@ -83,7 +86,15 @@ def replay_one(wip15, path, timeout, window=False):
         # the trace uses a window's front buffer, which the headless
         # replay's pbuffers lack (the replayer says so): its result is the
         # replay in X windows
-        return replay_one(wip15, path, timeout, window=True)
+        return replay_one(wip15, path, timeout, window=True, strict=strict)
+    if strict and r.returncode == 0:
+        # a plain replay (no --check: the trace's digests are then not
+        # compared) must replay every call (--strict)
+        s = subprocess.run([wip15, 'replay', '-q', '--strict'] + (['--window'] if window else []) + [path],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=timeout)
+        if s.returncode != 0:
+            return {'trace': path, 'status': 'plain --strict replay: exit %d' % s.returncode,
+                    'seconds': time.monotonic() - t0, 'checked': None, 'stderr': s.stderr, 'window': window}
     m = CHECK_RE.search(r.stdout)
     checked = [int(x) for x in m.groups()] if m else None
     if r.returncode < 0:
@@ -112,6 +123,7 @@ def main():
     ap.add_argument('--keep')
     ap.add_argument('-j', '--jobs', type=int, default=2)
     ap.add_argument('--timeout', type=float, default=60)
+    ap.add_argument('--strict', action='store_true')
     ap.add_argument('-v', '--verbose', action='store_true')
     a = ap.parse_args()
     if '/' in a.wip15:
@@ -165,7 +177,7 @@ def main():
             return 2
         t1 = time.monotonic()
         with ThreadPoolExecutor(max_workers=a.jobs) as pool:
-            res = list(pool.map(lambda p: replay_one(a.wip15, p, a.timeout), traces))
+            res = list(pool.map(lambda p: replay_one(a.wip15, p, a.timeout, strict=a.strict), traces))
         bad, expected, fixed = [], [], []
         tot = [0, 0, 0, 0]
         for r in res:
