@@ -120,6 +120,8 @@ CS_HELPER size_t cs_strlen(const char *s)
 #define W15_CS_KIND_image(name, pack, f, t, w, h, d) \
     static size_t w15_cs_##name(const w15_slot_t *a) \
     { \
+        if (pack && (a[w].i <= 0 || ARG_I(a, h) <= 0 || ARG_I(a, d) <= 0)) \
+            return W15_CS_REFUSED; /* an empty image, or a size below 0: GL writes nothing */ \
         return w15_image_bytes(pack, pack ? ARG_I(a, d) > 1 : (d) >= 0, (uint32_t)a[f].u, (uint32_t)a[t].u, \
                                a[w].i, ARG_I(a, h), ARG_I(a, d)); \
     }

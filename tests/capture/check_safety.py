@@ -82,6 +82,8 @@ EXPECT = {
         ('glGetTexImage', 1, 4, ('spans', 'glGetTexImageCube')),
         ('glGetTexImage', 2, 4, ('spans', 'glGetTexImageLevelNeg')),
         ('glGetCompressedTexImage', 0, 2, ('spans', 'glGetCompressedTexImageCube')),
+        ('glReadPixels', 0, 6, ('spans', 'glReadPixelsEmpty')),
+        ('glReadPixels', 1, 6, ('spans', 'glReadPixelsNegative')),
         ('glGetIntegerv', 0, 1, ('ptr',)),
         ('glTexImage2D', 1, 8, ('ptr',)),
         ('glDrawElements', 1, 3, ('ptr',)),

@@ -345,6 +345,14 @@ static void case_invalid(void)
     glGetCompressedTexImage(GL_TEXTURE_CUBE_MAP, 0, img);
     err("glGetCompressedTexImage GL_TEXTURE_CUBE_MAP");
     readback("glGetCompressedTexImageCube", img, 0);
+    /* glReadPixels of an empty image, or a width below 0 (GL_INVALID_VALUE):
+     * GL writes nothing, an empty digest */
+    glReadPixels(0, 0, 0, 4, GL_RGBA, GL_UNSIGNED_BYTE, img);
+    err("glReadPixels width 0");
+    readback("glReadPixelsEmpty", img, 0);
+    glReadPixels(0, 0, -1, 4, GL_RGBA, GL_UNSIGNED_BYTE, img);
+    err("glReadPixels width -1");
+    readback("glReadPixelsNegative", img, 0);
     glDeleteTextures(1, &tex);
     /* unknown enums: no size known, nothing read */
     GLint iv[4] = {0};
