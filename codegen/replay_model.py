@@ -168,6 +168,14 @@ def build(b, funcs, lines):
                 funcs[name].replay_kind, funcs[name].replay_handler = 'skip', None
         else:
             raise ln.error('unknown replay directive or wrong number of words')
+    # a debug callback's userParam (cap ... ptr why=opaque): GL never
+    # dereferences it, the replay passes the recorded value on.  (Not the
+    # other opaque pointers: glObjectPtrLabel's is a GLsync the replay
+    # would have to map, native handles are the window system's.)
+    for name, f in funcs.items():
+        for pm in b.m_funcs[name].params:
+            if getattr(pm, 'reason', None) == 'opaque' and pm.cap == 'PTR' and pm.name == 'userParam':
+                f.replay_roles.append(Role(pm.index, 'PASS'))
     m.replay_handlers = sorted({f.replay_handler for f in funcs.values() if f.replay_handler})
     del b.m_funcs
 

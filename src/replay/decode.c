@@ -561,6 +561,8 @@ int rp_decode(rp_exec_t *x, rp_call_t *c)
             if (s->cap == W15_CAP_PTR && a->u) {
                 if (rp_funcs[c->fn].kind == RP_KIND_CUSTOM)
                     break; /* the handler reads the recorded value itself */
+                if (role_of(c->fn, i, RP_ROLE_PASS))
+                    break; /* never dereferenced: the recorded value */
                 void *m = rp_mem_translate(x, a->u);
                 if (m) {
                     a->vp = m; /* client memory the trace holds (wip15ClientMemory) */

@@ -43,6 +43,8 @@ enum rp_role_kind {
                             at rp_bindings[kind], client memory otherwise */
     RP_ROLE_SCRATCH,     /* an output of state-dependent extent: zeroed
                             scratch memory of `count` elements */
+    RP_ROLE_PASS,        /* a pointer GL never dereferences (a debug
+                            callback's userParam): its recorded value */
 };
 
 /* Kinds of program-relative numbers (replay-location KIND). */
