@@ -1495,6 +1495,22 @@ int rp_h_glx_create_drawable(rp_exec_t *x, const rp_call_t *c)
     return map_ws(st, W15_GROUP_GLX_DRAWABLES, rec_result(c), id);
 }
 
+/* glXCreatePixmap(dpy, config, pixmap, attrib_list),
+ * glXCreateGLXPixmap(dpy, visual, pixmap): a pbuffer of the size the trace
+ * records when it is first made current (wip15DrawableSize).  The X
+ * pixmap's own contents (X drawing) are not in the trace; what GL draws
+ * into it is.  A pixmap is single-buffered and its swaps do nothing, as a
+ * pbuffer's. */
+int rp_h_glx_create_pixmap(rp_exec_t *x, const rp_call_t *c)
+{
+    rp_state_t *st = x->st;
+    uint64_t id;
+    rp_surface_t *s = new_surface(st, 0, 0, &id);
+    if (!s)
+        return -1;
+    return map_ws(st, W15_GROUP_GLX_DRAWABLES, rec_result(c), id);
+}
+
 /* ---- front buffers ------------------------------------------------------ */
 
 /* Call c depends on how a window behaves, which the replay's pbuffer
