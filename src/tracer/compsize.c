@@ -144,6 +144,14 @@ CS_HELPER size_t cs_strlen(const char *s)
 #define W15_CS_KIND_teximage(name, pack, t, l, f, ty) \
     static size_t w15_cs_##name(const w15_slot_t *a) \
     { return w15_teximage_bytes((uint32_t)a[t].u, a[l].i, (uint32_t)a[f].u, (uint32_t)a[ty].u); }
+/* glGetTextureImageEXT(texture, target, level, format, type) and
+ * glGetMultiTexImageEXT(texunit, ...): the level's image. */
+#define W15_CS_KIND_teximage_ext(name, pack, o, t, l, f, ty) \
+    static size_t w15_cs_##name(const w15_slot_t *a) \
+    { return w15_teximage_ext_bytes(0, (uint32_t)a[o].u, (uint32_t)a[t].u, a[l].i, (uint32_t)a[f].u, (uint32_t)a[ty].u); }
+#define W15_CS_KIND_teximage_multi(name, pack, o, t, l, f, ty) \
+    static size_t w15_cs_##name(const w15_slot_t *a) \
+    { return w15_teximage_ext_bytes(1, (uint32_t)a[o].u, (uint32_t)a[t].u, a[l].i, (uint32_t)a[f].u, (uint32_t)a[ty].u); }
 /* glGetCompressedTexImage(target, level): the compressed level's bytes. */
 #define W15_CS_KIND_compressed(name, pack, t, l) \
     static size_t w15_cs_##name(const w15_slot_t *a) { return w15_compressed_bytes((uint32_t)a[t].u, a[l].i); }

@@ -608,6 +608,58 @@ static int target_compressed_layout(uint32_t target, int64_t level, w15_layout_t
     return r > 0;
 }
 
+/* GL_EXT_direct_state_access's level queries take the texture (or texture
+ * unit) and the target: glGetTextureLevelParameterivEXT,
+ * glGetMultiTexLevelParameterivEXT, seen through get_tex_level_fn by
+ * ext_level_param with the target here (this thread's). */
+typedef void (*get_ext_level_fn)(uint32_t, uint32_t, int, uint32_t, int *);
+static __thread get_ext_level_fn ext_level_get;
+static __thread uint32_t ext_level_target;
+
+static void ext_level_param(uint32_t obj, int level, uint32_t pname, int *v)
+{
+    ext_level_get(obj, ext_level_target, level, pname, v);
+}
+
+/* glGetTextureImageEXT (`multi` 0: obj a texture) and glGetMultiTexImageEXT
+ * (1: obj a texture unit): the level's width, height and depth, asked
+ * only for a desktop GL target and level the context accepts and when an
+ * error of the tracer's would go unseen (errors_unseen: the queries come
+ * after the program's call with the same texture, target and level, so
+ * they are valid when its call was; when GL refused it, they read 0 x 0
+ * and GL wrote nothing).  1 with *w, *h, *d, *three; else 0. */
+static int ext_teximage_dims(int multi, uint32_t obj, uint32_t target, int64_t level, int *w, int *h, int *d,
+                             int *three)
+{
+    int major = 0, minor = 0, dims, maxp, rect;
+    if (w15_context_api(&major, &minor) != 1 || !errors_unseen(major, minor))
+        return 0;
+    if (!target_shape(target, major, minor, 0, &dims, &maxp, &rect) || !level_ok(level, maxp, rect))
+        return 0;
+    get_ext_level_fn f =
+        (get_ext_level_fn)real_fn(multi ? "glGetMultiTexLevelParameterivEXT" : "glGetTextureLevelParameterivEXT");
+    if (!f)
+        return 0;
+    int e = errno;
+    ext_level_get = f;
+    ext_level_target = target;
+    level_dims(ext_level_param, obj, (int)level, dims, w, h, d);
+    *three = dims == 3;
+    errno = e;
+    return 1;
+}
+
+size_t w15_teximage_ext_bytes(int multi, uint32_t obj, uint32_t target, int64_t level, uint32_t format,
+                              uint32_t type)
+{
+    int w, h, d, three;
+    if (!ext_teximage_dims(multi, obj, target, level, &w, &h, &d, &three))
+        return 0;
+    if (w <= 0 || h <= 0 || d <= 0)
+        return W15_CS_REFUSED; /* no such level, or GL refused the call: it wrote nothing */
+    return w15_image_bytes(1, three, format, type, w, h, d);
+}
+
 /* glGetTexImage and glGetCompressedTexImage: whether GL refuses (target,
  * level) whatever the state, so the call writes nothing: a target no
  * version of desktop GL reads so (GL_INVALID_ENUM: GL_TEXTURE_CUBE_MAP
@@ -655,6 +707,9 @@ static const struct readback {
     {W15F_glGetnTexImage, 2, 3, -1, -1, -1, 0, 1, -1},
     {W15F_glGetnTexImageARB, 2, 3, -1, -1, -1, 0, 1, -1},
     {W15F_glGetTextureImage, 2, 3, -1, -1, -1, -1, 1, 0},
+    /* GL_EXT_direct_state_access: a texture (or texture unit) and a target */
+    {W15F_glGetTextureImageEXT, 3, 4, -1, -1, -1, 1, 2, 0},
+    {W15F_glGetMultiTexImageEXT, 3, 4, -1, -1, -1, 1, 2, 0},
     /* format -1: compressed, the level's GL_TEXTURE_COMPRESSED_IMAGE_SIZE,
      * or with width/height/depth the region's whole blocks */
     {W15F_glGetCompressedTexImage, -1, -1, -1, -1, -1, 0, 1, -1},
@@ -685,8 +740,13 @@ int w15_readback_layout(uint32_t fn, const w15_slot_t *a, w15_layout_t *l)
         int three = -1;
         if (r->width < 0) {
             int iw, ih, id;
-            if (r->target >= 0 ? !teximage_dims((uint32_t)a[r->target].u, a[r->level].i, &iw, &ih, &id, &three)
-                               : !textureimage_dims((uint32_t)a[r->texture].u, a[r->level].i, &iw, &ih, &id, &three))
+            int ok = r->target >= 0 && r->texture >= 0
+                         ? ext_teximage_dims(fn == W15F_glGetMultiTexImageEXT, (uint32_t)a[r->texture].u,
+                                             (uint32_t)a[r->target].u, a[r->level].i, &iw, &ih, &id, &three)
+                     : r->target >= 0
+                         ? teximage_dims((uint32_t)a[r->target].u, a[r->level].i, &iw, &ih, &id, &three)
+                         : textureimage_dims((uint32_t)a[r->texture].u, a[r->level].i, &iw, &ih, &id, &three);
+            if (!ok)
                 return 0;
             w = iw, h = ih, d = id;
         } else {

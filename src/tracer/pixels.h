@@ -47,6 +47,13 @@ size_t w15_texel_bytes(uint32_t format, uint32_t type);
  * state; 0 when unknown (GLES, a target only newer versions or
  * extensions have), W15_CS_REFUSED (below) when GL refuses the call. */
 size_t w15_teximage_bytes(uint32_t target, int64_t level, uint32_t format, uint32_t type);
+/* glGetTextureImageEXT (multi 0: obj a texture) / glGetMultiTexImageEXT
+ * (1: obj a texture unit): the same, asked through GL_EXT_direct_state_
+ * access's level queries only when an error of the tracer's would go
+ * unseen (no GL_DEBUG_OUTPUT); W15_CS_REFUSED when the level reads 0 x 0
+ * (GL wrote nothing), 0 when it cannot be asked. */
+size_t w15_teximage_ext_bytes(int multi, uint32_t obj, uint32_t target, int64_t level, uint32_t format,
+                              uint32_t type);
 /* What w15_teximage_bytes and w15_compressed_bytes return when GL refuses
  * the target or level whatever the state (an invalid enum, a level out
  * of range) and writes nothing: the read-back is recorded as an empty

@@ -120,6 +120,8 @@ EXPECT = {
         ('glGetCompressedTextureImage', 0, 3, ('digest', 'glGetCompressedTextureImage')),
         ('glGetCompressedTexImage', 1, 2, ('ptr',)),  # GL writes nothing: no size
         ('glGetTexImage', 0, 4, ('digest', 'glGetTexImage')),
+        ('glGetTextureImageEXT', 0, 5, ('digest', 'glGetTextureImageEXT')),
+        ('glGetMultiTexImageEXT', 0, 5, ('digest', 'glGetMultiTexImageEXT')),
         ('glReadPixels', 1, 6, ('spans', 'glReadPixelsPacked')),
         ('glGetTextureSubImage', 0, 11, ('spans', 'glGetTextureSubImage')),
     ],

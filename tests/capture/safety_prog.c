@@ -470,6 +470,24 @@ static void case_readback(void)
     glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, tx2);
     err("glGetTexImage");
     readback("glGetTexImage", tx2, sizeof tx2);
+    /* GL_EXT_direct_state_access: the same level through a texture name
+     * and through texture unit 0 (the level's size asked with
+     * glGetTextureLevelParameterivEXT / glGetMultiTexLevelParameterivEXT) */
+    PFNGLGETTEXTUREIMAGEEXTPROC get_tex_ext = (PFNGLGETTEXTUREIMAGEEXTPROC)eglGetProcAddress("glGetTextureImageEXT");
+    PFNGLGETMULTITEXIMAGEEXTPROC get_multi_ext =
+        (PFNGLGETMULTITEXIMAGEEXTPROC)eglGetProcAddress("glGetMultiTexImageEXT");
+    if (!get_tex_ext || !get_multi_ext)
+        skip("no GL_EXT_direct_state_access");
+    memset(tx2, 0xcd, sizeof tx2);
+    get_tex_ext(tex, GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, tx2);
+    err("glGetTextureImageEXT");
+    readback("glGetTextureImageEXT", tx2, sizeof tx2);
+    memset(tx2, 0xcd, sizeof tx2);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, tex);
+    get_multi_ext(GL_TEXTURE0, GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, tx2);
+    err("glGetMultiTexImageEXT");
+    readback("glGetMultiTexImageEXT", tx2, sizeof tx2);
     /* under the pack state GL writes only the image's rows: 2 x 2 pixels
      * one row and one pixel in, rows 6 pixels apart; the digest covers
      * those 2 rows of 8 bytes, concatenated (docs/FORMAT.md wip15.spans),

@@ -21,6 +21,12 @@ size_t w15_teximage_bytes(uint32_t target, int64_t level, uint32_t format, uint3
     (void)target; (void)level; (void)format; (void)type;
     return 4;
 }
+size_t w15_teximage_ext_bytes(int multi, uint32_t obj, uint32_t target, int64_t level, uint32_t format,
+                              uint32_t type)
+{
+    (void)multi; (void)obj; (void)target; (void)level; (void)format; (void)type;
+    return 4;
+}
 size_t w15_compressed_bytes(uint32_t target, int64_t level)
 {
     (void)target; (void)level;
