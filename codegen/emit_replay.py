@@ -63,7 +63,7 @@ def emit_replay_table_c(m):
                     call='    %s%s;' % (_store(f), call)))
         first = len(roles)
         for ro in f.replay_roles:
-            roles.append('    {%d, RP_ROLE_%s, %d, %d, %d}, /* %s */' % (
+            roles.append('    {%d, RP_ROLE_%s, %s, %d, %d}, /* %s */' % (
                 ro.param, ro.role, ro.kind, ro.arg, ro.count, f.name))
         rows.append('    {%s, %d, %d, RP_KIND_%s, %d}, /* %s */' % (
             tname, first, len(roles) - first, KINDS[['call', 'custom', 'skip'].index(f.replay_kind)],

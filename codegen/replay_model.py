@@ -145,6 +145,16 @@ def build(b, funcs, lines):
                     raise ln.error('%s %s is not a pointer' % (name, w[2]))
                 funcs[name].replay_roles.append(
                     Role(idx, 'OFFSET', m.replay_bindings.index(v)))
+        elif d == 'replay-object' and len(w) == 4:
+            # a pointer parameter that is an object of namespace w[3]
+            # handed over as a plain pointer (glObjectPtrLabel's GLsync)
+            if w[3] not in b.namespaces:
+                raise ln.error('namespace %s not declared by a `namespace` line' % w[3])
+            for name in b.match_funcs(ln, w[1]):
+                idx, pm = _param(ln, b, name, w[2], allow_result=False)
+                if not pm.p.stars:
+                    raise ln.error('%s %s is not a pointer' % (name, w[2]))
+                funcs[name].replay_roles.append(Role(idx, 'OBJECT', 'W15_GROUP_' + b.namespaces[w[3]]))
         elif d == 'replay-scratch' and len(w) == 4:
             if not re.fullmatch(r'[1-9][0-9]{0,6}', w[3]):
                 raise ln.error('COUNT must be a number of elements from 1 to 9999999')

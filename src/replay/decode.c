@@ -563,6 +563,11 @@ int rp_decode(rp_exec_t *x, rp_call_t *c)
                     break; /* the handler reads the recorded value itself */
                 if (role_of(c->fn, i, RP_ROLE_PASS))
                     break; /* never dereferenced: the recorded value */
+                const rp_role_t *ro = role_of(c->fn, i, RP_ROLE_OBJECT);
+                if (ro) {
+                    a->u = rp_names_get(rp_ns(x, ro->kind), a->u); /* the replay's object */
+                    break;
+                }
                 void *m = rp_mem_translate(x, a->u);
                 if (m) {
                     a->vp = m; /* client memory the trace holds (wip15ClientMemory) */

@@ -45,6 +45,8 @@ enum rp_role_kind {
                             scratch memory of `count` elements */
     RP_ROLE_PASS,        /* a pointer GL never dereferences (a debug
                             callback's userParam): its recorded value */
+    RP_ROLE_OBJECT,      /* a pointer that is an object of group type `kind`
+                            (glObjectPtrLabel's GLsync): the replay's object */
 };
 
 /* Kinds of program-relative numbers (replay-location KIND). */
@@ -63,7 +65,8 @@ enum rp_loc_kind {
 typedef struct rp_role {
     uint8_t param; /* parameter index, or RP_RESULT */
     uint8_t role;  /* enum rp_role_kind */
-    uint8_t kind;  /* enum rp_loc_kind for RP_ROLE_LOCATION */
+    uint8_t kind;  /* enum rp_loc_kind for RP_ROLE_LOCATION; the W15_GROUP_*
+                      type of RP_ROLE_OBJECT */
     uint8_t arg;   /* CREATE/DELETE: the range parameter (RP_NO_ARG: none);
                       LOCATION: the program parameter or RP_CURRENT */
     uint32_t count; /* SCRATCH: elements of the output */
