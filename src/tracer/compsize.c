@@ -152,6 +152,14 @@ CS_HELPER size_t cs_strlen(const char *s)
 #define W15_CS_KIND_teximage_multi(name, pack, o, t, l, f, ty) \
     static size_t w15_cs_##name(const w15_slot_t *a) \
     { return w15_teximage_ext_bytes(1, (uint32_t)a[o].u, (uint32_t)a[t].u, a[l].i, (uint32_t)a[f].u, (uint32_t)a[ty].u); }
+/* glGetCompressedTextureImageEXT(texture, target, lod) and
+ * glGetCompressedMultiTexImageEXT(texunit, ...): the compressed level. */
+#define W15_CS_KIND_compressed_ext(name, pack, o, t, l) \
+    static size_t w15_cs_##name(const w15_slot_t *a) \
+    { return w15_compressed_ext_bytes(0, (uint32_t)a[o].u, (uint32_t)a[t].u, a[l].i); }
+#define W15_CS_KIND_compressed_multi(name, pack, o, t, l) \
+    static size_t w15_cs_##name(const w15_slot_t *a) \
+    { return w15_compressed_ext_bytes(1, (uint32_t)a[o].u, (uint32_t)a[t].u, a[l].i); }
 /* glGetCompressedTexImage(target, level): the compressed level's bytes. */
 #define W15_CS_KIND_compressed(name, pack, t, l) \
     static size_t w15_cs_##name(const w15_slot_t *a) { return w15_compressed_bytes((uint32_t)a[t].u, a[l].i); }

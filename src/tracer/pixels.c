@@ -660,6 +660,38 @@ size_t w15_teximage_ext_bytes(int multi, uint32_t obj, uint32_t target, int64_t 
     return w15_image_bytes(1, three, format, type, w, h, d);
 }
 
+/* glGetCompressedTextureImageEXT (`multi` 0) / glGetCompressedMultiTexImageEXT
+ * (1): 1 with *l = where GL writes the compressed level (compressed_layout),
+ * asked as ext_teximage_dims asks; 0 when it cannot be asked so, the level
+ * is not compressed (GL refuses the call) or its layout is not modelled. */
+static int ext_compressed_layout(int multi, uint32_t obj, uint32_t target, int64_t level, w15_layout_t *l)
+{
+    int major = 0, minor = 0, dims, maxp, rect;
+    if (w15_context_api(&major, &minor) != 1 || !errors_unseen(major, minor))
+        return 0;
+    if (!target_shape(target, major, minor, 0, &dims, &maxp, &rect) || !level_ok(level, maxp, rect))
+        return 0;
+    get_ext_level_fn f =
+        (get_ext_level_fn)real_fn(multi ? "glGetMultiTexLevelParameterivEXT" : "glGetTextureLevelParameterivEXT");
+    if (!f)
+        return 0;
+    int e = errno;
+    ext_level_get = f;
+    ext_level_target = target;
+    int r = compressed_layout(ext_level_param, obj, level, dims, 1, dims == 3, -1, -1, -1, l);
+    errno = e;
+    return r > 0;
+}
+
+size_t w15_compressed_ext_bytes(int multi, uint32_t obj, uint32_t target, int64_t level)
+{
+    w15_layout_t l;
+    if (!ext_compressed_layout(multi, obj, target, level, &l) || !l.rows || !l.images || !l.span)
+        return 0;
+    return (size_t)(l.first + (uint64_t)(l.images - 1) * l.image_stride + (uint64_t)(l.rows - 1) * l.row_stride +
+                    l.span);
+}
+
 /* glGetTexImage and glGetCompressedTexImage: whether GL refuses (target,
  * level) whatever the state, so the call writes nothing: a target no
  * version of desktop GL reads so (GL_INVALID_ENUM: GL_TEXTURE_CUBE_MAP
@@ -715,6 +747,8 @@ static const struct readback {
     {W15F_glGetCompressedTexImage, -1, -1, -1, -1, -1, 0, 1, -1},
     {W15F_glGetCompressedTexImageARB, -1, -1, -1, -1, -1, 0, 1, -1},
     {W15F_glGetCompressedTextureImage, -1, -1, -1, -1, -1, -1, 1, 0},
+    {W15F_glGetCompressedTextureImageEXT, -1, -1, -1, -1, -1, 1, 2, 0},
+    {W15F_glGetCompressedMultiTexImageEXT, -1, -1, -1, -1, -1, 1, 2, 0},
     {W15F_glGetCompressedTextureSubImage, -1, -1, 5, 6, 7, -1, 1, 0},
 };
 
@@ -725,6 +759,9 @@ int w15_readback_layout(uint32_t fn, const w15_slot_t *a, w15_layout_t *l)
         if (r->fn != fn)
             continue;
         int64_t w, h = 1, d = 1;
+        if (r->format < 0 && r->width < 0 && r->target >= 0 && r->texture >= 0)
+            return ext_compressed_layout(fn == W15F_glGetCompressedMultiTexImageEXT, (uint32_t)a[r->texture].u,
+                                         (uint32_t)a[r->target].u, a[r->level].i, l);
         if (r->format < 0 && r->width < 0)
             return r->target >= 0 ? target_compressed_layout((uint32_t)a[r->target].u, a[r->level].i, l)
                                   : texture_compressed_layout((uint32_t)a[r->texture].u, a[r->level].i, -1, -1,

@@ -54,6 +54,11 @@ size_t w15_teximage_bytes(uint32_t target, int64_t level, uint32_t format, uint3
  * (GL wrote nothing), 0 when it cannot be asked. */
 size_t w15_teximage_ext_bytes(int multi, uint32_t obj, uint32_t target, int64_t level, uint32_t format,
                               uint32_t type);
+/* glGetCompressedTextureImageEXT (multi 0) / glGetCompressedMultiTexImageEXT
+ * (1): the extent of what GL writes of the compressed level, asked as
+ * w15_teximage_ext_bytes asks; 0 when it cannot be asked so or the level
+ * is not compressed. */
+size_t w15_compressed_ext_bytes(int multi, uint32_t obj, uint32_t target, int64_t level);
 /* What w15_teximage_bytes and w15_compressed_bytes return when GL refuses
  * the target or level whatever the state (an invalid enum, a level out
  * of range) and writes nothing: the read-back is recorded as an empty

@@ -118,6 +118,8 @@ EXPECT = {
         ('glGetTextureImage', 6, 5, ('digest', 'glGetTextureImageCompatLevel1Debug')),
         ('glGetCompressedTexImage', 0, 2, ('digest', 'glGetCompressedTexImage')),
         ('glGetCompressedTextureImage', 0, 3, ('digest', 'glGetCompressedTextureImage')),
+        ('glGetCompressedTextureImageEXT', 0, 3, ('digest', 'glGetCompressedTextureImageEXT')),
+        ('glGetCompressedMultiTexImageEXT', 0, 3, ('digest', 'glGetCompressedMultiTexImageEXT')),
         ('glGetCompressedTexImage', 1, 2, ('ptr',)),  # GL writes nothing: no size
         ('glGetTexImage', 0, 4, ('digest', 'glGetTexImage')),
         ('glGetTextureImageEXT', 0, 5, ('digest', 'glGetTextureImageEXT')),

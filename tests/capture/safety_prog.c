@@ -462,6 +462,23 @@ static void case_readback(void)
     glGetCompressedTextureImage(ctex, 0, sizeof cbuf, cbuf);
     err("glGetCompressedTextureImage");
     readback("glGetCompressedTextureImage", cbuf, 8);
+    /* and through GL_EXT_direct_state_access: by name, and on texture unit 0 */
+    PFNGLGETCOMPRESSEDTEXTUREIMAGEEXTPROC get_ctex_ext =
+        (PFNGLGETCOMPRESSEDTEXTUREIMAGEEXTPROC)eglGetProcAddress("glGetCompressedTextureImageEXT");
+    PFNGLGETCOMPRESSEDMULTITEXIMAGEEXTPROC get_cmulti_ext =
+        (PFNGLGETCOMPRESSEDMULTITEXIMAGEEXTPROC)eglGetProcAddress("glGetCompressedMultiTexImageEXT");
+    if (!get_ctex_ext || !get_cmulti_ext)
+        skip("no GL_EXT_direct_state_access");
+    memset(cbuf, 0xcd, sizeof cbuf);
+    get_ctex_ext(ctex, GL_TEXTURE_2D, 0, cbuf);
+    err("glGetCompressedTextureImageEXT");
+    readback("glGetCompressedTextureImageEXT", cbuf, 8);
+    memset(cbuf, 0xcd, sizeof cbuf);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, ctex);
+    get_cmulti_ext(GL_TEXTURE0, GL_TEXTURE_2D, 0, cbuf);
+    err("glGetCompressedMultiTexImageEXT");
+    readback("glGetCompressedMultiTexImageEXT", cbuf, 8);
     glBindTexture(GL_TEXTURE_2D, tex);
     glGetCompressedTexImage(GL_TEXTURE_2D, 0, cbuf);
     err("glGetCompressedTexImage uncompressed");

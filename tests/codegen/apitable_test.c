@@ -27,6 +27,11 @@ size_t w15_teximage_ext_bytes(int multi, uint32_t obj, uint32_t target, int64_t 
     (void)multi; (void)obj; (void)target; (void)level; (void)format; (void)type;
     return 4;
 }
+size_t w15_compressed_ext_bytes(int multi, uint32_t obj, uint32_t target, int64_t level)
+{
+    (void)multi; (void)obj; (void)target; (void)level;
+    return 8;
+}
 size_t w15_compressed_bytes(uint32_t target, int64_t level)
 {
     (void)target; (void)level;
