@@ -139,19 +139,24 @@ static uint64_t pixel_bytes(uint32_t format, uint32_t type)
     return n * size;
 }
 
-/* Whether the current context has pixel buffer objects (desktop GL 2.1,
- * GLES 3.0), so that their bindings can be asked without a GL error of the
- * replay's own (GL_INVALID_ENUM in a GLES 1 or 2 context, which the
- * program's next glGetError would then read); unknown version: asked. */
-static int pixel_buffers(rp_exec_t *x)
+/* Whether the current context is at least desktop GL `gl` or GLES `es`
+ * (major * 10 + minor), so that a binding those versions bring can be
+ * asked without a GL error of the replay's own (GL_INVALID_ENUM, which the
+ * program's next glGetError would then read); unknown version: 1. */
+static int ctx_at_least(rp_exec_t *x, int gl, int es)
 {
     rp_ctx_t *c = x->ctx;
-    if (!c)
-        return 0;
     rp_ctx_version(x, c);
     if (!c->gl_major)
         return 1;
-    return c->gl_es ? c->gl_major >= 3 : c->gl_major > 2 || (c->gl_major == 2 && c->gl_minor >= 1);
+    return c->gl_major * 10 + c->gl_minor >= (c->gl_es ? es : gl);
+}
+
+/* Whether the current context has pixel buffer objects (desktop GL 2.1,
+ * GLES 3.0). */
+static int pixel_buffers(rp_exec_t *x)
+{
+    return x->ctx && ctx_at_least(x, 21, 30);
 }
 
 /* The bytes a pixel transfer of an image helper reads or writes, from the
@@ -291,19 +296,15 @@ static const rp_role_t *role_of(uint32_t fn, uint32_t param, unsigned role)
 /* A pointer held as a number: an offset when a buffer is bound where the
  * role says; else client memory that the trace does not hold.  The
  * binding is asked only where the context has it (GLES has no draw
- * indirect buffer before 3.1: the query would raise the replay's own
- * GL_INVALID_ENUM). */
+ * indirect buffer before 3.1). */
 static int offset_ok(rp_exec_t *x, rp_call_t *c, uint32_t i, uint64_t value)
 {
     enum { DRAW_INDIRECT_BUFFER_BINDING = 0x8F43 };
     const rp_role_t *r = role_of(c->fn, i, RP_ROLE_OFFSET);
     if (!r || r->kind >= rp_nbindings)
         return 0;
-    if (rp_bindings[r->kind] == DRAW_INDIRECT_BUFFER_BINDING && x->ctx) {
-        rp_ctx_version(x, x->ctx);
-        if (x->ctx->gl_es && (x->ctx->gl_major < 3 || (x->ctx->gl_major == 3 && x->ctx->gl_minor < 1)))
-            return 0;
-    }
+    if (rp_bindings[r->kind] == DRAW_INDIRECT_BUFFER_BINDING && x->ctx && !ctx_at_least(x, 0, 31))
+        return 0;
     if (rp_gl_get_integer(x, rp_bindings[r->kind]) != 0)
         return 1;
     (void)value;
@@ -329,17 +330,21 @@ static int scratch_out(rp_exec_t *x, rp_call_t *c, uint32_t i, uint8_t ctype)
     return 1;
 }
 
-/* Bytes of parameter i's recorded readback digest (--check), 0 when none;
- * *has: whether there is one (an empty digest: GL wrote nothing). */
-static uint64_t dig_size(const rp_call_t *c, uint32_t i, int *has)
+/* Parameter i's recorded readback digest, NULL when none (an empty one:
+ * GL wrote nothing). */
+static const w15_digest_entry_t *digest_of(const rp_call_t *c, uint32_t i)
 {
-    *has = 0;
     for (uint32_t k = 0; k < c->ndig; k++)
-        if (c->dig[k].param == i) {
-            *has = 1;
-            return c->dig[k].size;
-        }
-    return 0;
+        if (c->dig[k].param == i)
+            return &c->dig[k];
+    return NULL;
+}
+
+/* Bytes of parameter i's recorded readback digest, 0 when none. */
+static uint64_t dig_size(const rp_call_t *c, uint32_t i)
+{
+    const w15_digest_entry_t *d = digest_of(c, i);
+    return d ? d->size : 0;
 }
 
 static int offset_find(const w15_offset_entry_t *e, uint32_t n, uint32_t param, uint64_t *value)
@@ -626,10 +631,8 @@ int rp_decode(rp_exec_t *x, rp_call_t *c)
             uint64_t rec = v->count ? v->v.s[0].len + 1u : 1u;
             if (n == UINT64_MAX || n < rec)
                 n = rec;
-            int has_dig;
-            uint64_t dig = dig_size(c, i, &has_dig);
-            if (dig > n)
-                n = dig;
+            if (dig_size(c, i) > n)
+                n = dig_size(c, i);
             if (n < MIN_OUT)
                 n = MIN_OUT;
             if (n > MAX_ELEMS)
@@ -731,8 +734,7 @@ int rp_decode(rp_exec_t *x, rp_call_t *c)
                 n = v->count;
             if (s->len_op == W15_LEN_DEREF && n < 4096)
                 n = 4096;
-            int has_dig;
-            uint64_t dig = dig_size(c, i, &has_dig);
+            uint64_t dig = dig_size(c, i);
             if (dig / csize[s->ctype] + 1 > n && dig)
                 n = dig / csize[s->ctype] + 1;
             size_t bytes = (size_t)n * csize[s->ctype];
@@ -788,11 +790,10 @@ int rp_decode(rp_exec_t *x, rp_call_t *c)
         case W15_CAP_DATA_OUT: {
             uint64_t n = v->count ? v->v.data[0].size : 0;
             uint64_t want = data_len(x, s, ps, np, c->a, i);
-            int has_dig;
-            uint64_t dig = dig_size(c, i, &has_dig);
+            uint64_t dig = dig_size(c, i);
             /* an empty digest of a helper-sized output: GL refused the
              * call (tracer: W15_CS_REFUSED), which replays for its error */
-            if (want == UINT64_MAX && s->len_op == W15_LEN_HELPER && !has_dig)
+            if (want == UINT64_MAX && s->len_op == W15_LEN_HELPER && !digest_of(c, i))
                 return rp_cannot(x, c->fn, "parameter %s: cannot size the output", pname(c->fn, i));
             if (want != UINT64_MAX && want > n)
                 n = want;

@@ -146,20 +146,18 @@ CS_HELPER size_t cs_strlen(const char *s)
     { return w15_teximage_bytes((uint32_t)a[t].u, a[l].i, (uint32_t)a[f].u, (uint32_t)a[ty].u); }
 /* glGetTextureImageEXT(texture, target, level, format, type) and
  * glGetMultiTexImageEXT(texunit, ...): the level's image. */
-#define W15_CS_KIND_teximage_ext(name, pack, o, t, l, f, ty) \
+#define CS_TEXIMAGE_EXT(name, multi, o, t, l, f, ty) \
     static size_t w15_cs_##name(const w15_slot_t *a) \
-    { return w15_teximage_ext_bytes(0, (uint32_t)a[o].u, (uint32_t)a[t].u, a[l].i, (uint32_t)a[f].u, (uint32_t)a[ty].u); }
-#define W15_CS_KIND_teximage_multi(name, pack, o, t, l, f, ty) \
-    static size_t w15_cs_##name(const w15_slot_t *a) \
-    { return w15_teximage_ext_bytes(1, (uint32_t)a[o].u, (uint32_t)a[t].u, a[l].i, (uint32_t)a[f].u, (uint32_t)a[ty].u); }
+    { return w15_teximage_ext_bytes(multi, (uint32_t)a[o].u, (uint32_t)a[t].u, a[l].i, (uint32_t)a[f].u, (uint32_t)a[ty].u); }
+#define W15_CS_KIND_teximage_ext(name, pack, o, t, l, f, ty) CS_TEXIMAGE_EXT(name, 0, o, t, l, f, ty)
+#define W15_CS_KIND_teximage_multi(name, pack, o, t, l, f, ty) CS_TEXIMAGE_EXT(name, 1, o, t, l, f, ty)
 /* glGetCompressedTextureImageEXT(texture, target, lod) and
  * glGetCompressedMultiTexImageEXT(texunit, ...): the compressed level. */
-#define W15_CS_KIND_compressed_ext(name, pack, o, t, l) \
+#define CS_COMPRESSED_EXT(name, multi, o, t, l) \
     static size_t w15_cs_##name(const w15_slot_t *a) \
-    { return w15_compressed_ext_bytes(0, (uint32_t)a[o].u, (uint32_t)a[t].u, a[l].i); }
-#define W15_CS_KIND_compressed_multi(name, pack, o, t, l) \
-    static size_t w15_cs_##name(const w15_slot_t *a) \
-    { return w15_compressed_ext_bytes(1, (uint32_t)a[o].u, (uint32_t)a[t].u, a[l].i); }
+    { return w15_compressed_ext_bytes(multi, (uint32_t)a[o].u, (uint32_t)a[t].u, a[l].i); }
+#define W15_CS_KIND_compressed_ext(name, pack, o, t, l) CS_COMPRESSED_EXT(name, 0, o, t, l)
+#define W15_CS_KIND_compressed_multi(name, pack, o, t, l) CS_COMPRESSED_EXT(name, 1, o, t, l)
 /* glGetCompressedTexImage(target, level): the compressed level's bytes. */
 #define W15_CS_KIND_compressed(name, pack, t, l) \
     static size_t w15_cs_##name(const w15_slot_t *a) { return w15_compressed_bytes((uint32_t)a[t].u, a[l].i); }

@@ -350,8 +350,7 @@ size_t w15_compressed_bytes(uint32_t target, int64_t level)
         return W15_CS_REFUSED;
     if (!target_compressed_layout(target, level, &l) || !l.rows || !l.images || !l.span)
         return 0;
-    return (size_t)(l.first + (uint64_t)(l.images - 1) * l.image_stride + (uint64_t)(l.rows - 1) * l.row_stride +
-                    l.span);
+    return (size_t)w15_layout_extent(&l);
 }
 
 /* Whether a GL error the tracer raises right after the program's call
@@ -621,32 +620,45 @@ static void ext_level_param(uint32_t obj, int level, uint32_t pname, int *v)
     ext_level_get(obj, ext_level_target, level, pname, v);
 }
 
-/* glGetTextureImageEXT (`multi` 0: obj a texture) and glGetMultiTexImageEXT
- * (1: obj a texture unit): the level's width, height and depth, asked
- * only for a desktop GL target and level the context accepts and when an
- * error of the tracer's would go unseen (errors_unseen: the queries come
- * after the program's call with the same texture, target and level, so
- * they are valid when its call was; when GL refused it, they read 0 x 0
- * and GL wrote nothing).  1 with *w, *h, *d, *three; else 0. */
-static int ext_teximage_dims(int multi, uint32_t obj, uint32_t target, int64_t level, int *w, int *h, int *d,
-                             int *three)
+/* GL_EXT_direct_state_access read-backs of level `level` of (`obj`,
+ * `target`): glGetTextureImageEXT and glGetCompressedTextureImageEXT
+ * (`multi` 0: obj a texture), glGetMultiTexImageEXT and
+ * glGetCompressedMultiTexImageEXT (1: obj a texture unit).  The level's
+ * getter (ext_level_param, set up for `target`) and *dims, asked only for
+ * a desktop GL target and level the context accepts and when an error of
+ * the tracer's would go unseen (errors_unseen: the queries come after the
+ * program's call with the same texture, target and level, so they are
+ * valid when its call was; when GL refused it, they read 0 x 0 and GL
+ * wrote nothing); else NULL. */
+static get_tex_level_fn ext_texture_level(int multi, uint32_t target, int64_t level, int *dims)
 {
-    int major = 0, minor = 0, dims, maxp, rect;
+    int major = 0, minor = 0, maxp, rect;
     if (w15_context_api(&major, &minor) != 1 || !errors_unseen(major, minor))
-        return 0;
-    if (!target_shape(target, major, minor, 0, &dims, &maxp, &rect) || !level_ok(level, maxp, rect))
-        return 0;
+        return NULL;
+    if (!target_shape(target, major, minor, 0, dims, &maxp, &rect) || !level_ok(level, maxp, rect))
+        return NULL;
     get_ext_level_fn f =
         (get_ext_level_fn)real_fn(multi ? "glGetMultiTexLevelParameterivEXT" : "glGetTextureLevelParameterivEXT");
     if (!f)
-        return 0;
-    int e = errno;
+        return NULL;
     ext_level_get = f;
     ext_level_target = target;
-    level_dims(ext_level_param, obj, (int)level, dims, w, h, d);
-    *three = dims == 3;
+    return ext_level_param;
+}
+
+/* glGetTextureImageEXT / glGetMultiTexImageEXT: the level's width, height
+ * and depth (ext_texture_level).  1 with *w, *h, *d, *three; else 0. */
+static int ext_teximage_dims(int multi, uint32_t obj, uint32_t target, int64_t level, int *w, int *h, int *d,
+                             int *three)
+{
+    int e = errno, dims;
+    get_tex_level_fn get = ext_texture_level(multi, target, level, &dims);
+    if (get) {
+        level_dims(get, obj, (int)level, dims, w, h, d);
+        *three = dims == 3;
+    }
     errno = e;
-    return 1;
+    return get != NULL;
 }
 
 size_t w15_teximage_ext_bytes(int multi, uint32_t obj, uint32_t target, int64_t level, uint32_t format,
@@ -660,25 +672,16 @@ size_t w15_teximage_ext_bytes(int multi, uint32_t obj, uint32_t target, int64_t 
     return w15_image_bytes(1, three, format, type, w, h, d);
 }
 
-/* glGetCompressedTextureImageEXT (`multi` 0) / glGetCompressedMultiTexImageEXT
- * (1): 1 with *l = where GL writes the compressed level (compressed_layout),
- * asked as ext_teximage_dims asks; 0 when it cannot be asked so, the level
- * is not compressed (GL refuses the call) or its layout is not modelled. */
+/* glGetCompressedTextureImageEXT / glGetCompressedMultiTexImageEXT: 1 with
+ * *l = where GL writes the compressed level (compressed_layout through
+ * ext_texture_level); 0 when it cannot be asked so, the level is not
+ * compressed (GL refuses the call) or its layout is not modelled. */
 static int ext_compressed_layout(int multi, uint32_t obj, uint32_t target, int64_t level, w15_layout_t *l)
 {
-    int major = 0, minor = 0, dims, maxp, rect;
-    if (w15_context_api(&major, &minor) != 1 || !errors_unseen(major, minor))
-        return 0;
-    if (!target_shape(target, major, minor, 0, &dims, &maxp, &rect) || !level_ok(level, maxp, rect))
-        return 0;
-    get_ext_level_fn f =
-        (get_ext_level_fn)real_fn(multi ? "glGetMultiTexLevelParameterivEXT" : "glGetTextureLevelParameterivEXT");
-    if (!f)
-        return 0;
-    int e = errno;
-    ext_level_get = f;
-    ext_level_target = target;
-    int r = compressed_layout(ext_level_param, obj, level, dims, 1, dims == 3, -1, -1, -1, l);
+    int e = errno, dims, r = 0;
+    get_tex_level_fn get = ext_texture_level(multi, target, level, &dims);
+    if (get)
+        r = compressed_layout(get, obj, level, dims, 1, dims == 3, -1, -1, -1, l);
     errno = e;
     return r > 0;
 }
@@ -688,8 +691,7 @@ size_t w15_compressed_ext_bytes(int multi, uint32_t obj, uint32_t target, int64_
     w15_layout_t l;
     if (!ext_compressed_layout(multi, obj, target, level, &l) || !l.rows || !l.images || !l.span)
         return 0;
-    return (size_t)(l.first + (uint64_t)(l.images - 1) * l.image_stride + (uint64_t)(l.rows - 1) * l.row_stride +
-                    l.span);
+    return (size_t)w15_layout_extent(&l);
 }
 
 /* glGetTexImage and glGetCompressedTexImage: whether GL refuses (target,
@@ -701,14 +703,11 @@ size_t w15_compressed_ext_bytes(int multi, uint32_t obj, uint32_t target, int64_
  * refused. */
 static int teximage_refused(uint32_t target, int64_t level)
 {
-    static const uint32_t readable[] = {0x0DE0, 0x0DE1, 0x806F, 0x8C18, 0x8C1A, 0x84F5, 0x9009,
-                                        0x8515, 0x8516, 0x8517, 0x8518, 0x8519, 0x851A};
-    int major = 0, minor = 0, dims, maxp, rect, listed = 0;
+    int major = 0, minor = 0, dims, maxp, rect;
     if (w15_context_api(&major, &minor) != 1)
         return 0;
-    for (size_t k = 0; k < sizeof readable / sizeof readable[0]; k++)
-        listed |= readable[k] == target;
-    if (!listed || level < 0)
+    /* target_shape of a version past every GL: the targets some version reads */
+    if (!target_shape(target, 99, 0, 0, &dims, &maxp, &rect) || level < 0)
         return 1;
     return target_shape(target, major, minor, 0, &dims, &maxp, &rect) && !level_ok(level, maxp, rect);
 }

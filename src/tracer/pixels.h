@@ -28,6 +28,12 @@ typedef struct w15_layout {
     uint64_t first, row_stride, image_stride, span;
     uint32_t rows, images;
 } w15_layout_t;
+/* Bytes from the pointer to the end of the last row of l. */
+static inline uint64_t w15_layout_extent(const w15_layout_t *l)
+{
+    return l->first + (uint64_t)(l->images - 1) * l->image_stride + (uint64_t)(l->rows - 1) * l->row_stride +
+           l->span;
+}
 /* w15_image_bytes, also filling *l (when not NULL; bitmaps: the whole
  * extent as one row). */
 size_t w15_image_layout(int pack, int three_d, uint32_t format, uint32_t type, int64_t width,

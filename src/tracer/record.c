@@ -449,13 +449,6 @@ static uint64_t held_digest(const uint8_t *d, const w15_layout_t *l)
     return w15_rows_xxh3(d, l->first, l->span, l->rows, l->row_stride, l->images, l->image_stride);
 }
 
-/* Bytes from the pointer to the end of the last row of l. */
-static inline uint64_t layout_extent(const w15_layout_t *l)
-{
-    return l->first + (uint64_t)(l->images - 1) * l->image_stride + (uint64_t)(l->rows - 1) * l->row_stride +
-           l->span;
-}
-
 /* The bytes of an n-byte read-back output that GL writes: the image's rows
  * under the pack state (w15_readback_layout) when they fit in the n bytes
  * (else GL raises an error and writes nothing: all n), else all n. */
@@ -464,7 +457,7 @@ static void readback_layout(const w15_thread_t *t, const w15_slot_t *args, uint6
     if (w15_readback_layout(t->cur_id, args, l)) {
         if (!l->rows || !l->images || !l->span)
             *l = (w15_layout_t){0, 0, 0, 0, 1, 1}; /* nothing written */
-        if (layout_extent(l) <= n)
+        if (w15_layout_extent(l) <= n)
             return;
     }
     *l = (w15_layout_t){0, n, n, n, 1, 1};
@@ -474,7 +467,7 @@ static void readback_layout(const w15_thread_t *t, const w15_slot_t *args, uint6
  * wip15.spans entry when they are not all the bytes from the pointer on. */
 static void add_digest(w15_thread_t *t, uint32_t idx, const w15_layout_t *l, uint64_t hash)
 {
-    uint64_t extent = layout_extent(l);
+    uint64_t extent = w15_layout_extent(l);
     if (t->ndig < W15_MAX_PTR_EXTRA) {
         t->xdig[t->ndig].param = idx;
         t->xdig[t->ndig].size = extent;
@@ -657,7 +650,7 @@ static int put_param(w15_thread_t *t, const w15_param_sig_t *s, uint32_t idx, w1
         } else if (digest) {
             readback_layout(t, args, n, &lay);
             /* --readback-data keeps the bytes up to the end of what GL wrote */
-            n = layout_extent(&lay);
+            n = w15_layout_extent(&lay);
         }
         if (digest && !w15_cfg.readback_data) {
             /* what the program read back: its size and digest, not the bytes */
