@@ -32,6 +32,10 @@ Directives (glapi/annotations.txt, section "replay"):
         not hold (a uniform's type, a pixel map's size): the replay calls
         the function with zeroed scratch memory of COUNT elements, the most
         GL can write there, so its errors and state changes replay.
+  replay-check-values FUNCGLOB PARAM
+        PARAM is an output whose values the trace holds (an array_out
+        sized by the capture: a uniform's components): `wip15 replay
+        --check` compares them with what the replayed call wrote.
   replay-use-program FUNCGLOB PARAM
         the call makes PARAM the program in use (for `current`).
   replay-custom FUNCGLOB HANDLER
@@ -164,6 +168,13 @@ def build(b, funcs, lines):
                     raise ln.error('%s %s is not a pointer recorded without contents (cap ... ptr)'
                                    % (name, w[2]))
                 funcs[name].replay_roles.append(Role(idx, 'SCRATCH', count=int(w[3])))
+        elif d == 'replay-check-values' and len(w) == 3:
+            for name in b.match_funcs(ln, w[1]):
+                idx, pm = _param(ln, b, name, w[2], allow_result=False)
+                if not pm.p.stars or pm.cap != 'ARRAY_OUT':
+                    raise ln.error('%s %s is not an output whose values the trace holds (cap ... array_out)'
+                                   % (name, w[2]))
+                funcs[name].replay_roles.append(Role(idx, 'CHECK'))
         elif d == 'replay-use-program' and len(w) == 3:
             for name in b.match_funcs(ln, w[1]):
                 idx, pm = _param(ln, b, name, w[2], allow_result=False)

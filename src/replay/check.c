@@ -31,6 +31,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 #include "wip15/spans_hash.h"
@@ -85,6 +86,88 @@ static uint64_t rec_u(const w15_value_t *v)
     }
 }
 
+/* Outputs of c whose recorded values --check compares (RP_ROLE_CHECK:
+ * glGetUniform*v) and the trace holds (not a bare pointer): how many. */
+static uint32_t recorded_values(const rp_call_t *c)
+{
+    const rp_func_t *f = &rp_funcs[c->fn];
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < f->nroles; k++) {
+        const rp_role_t *r = &rp_roles[f->first_role + k];
+        if (r->role == RP_ROLE_CHECK && r->param < c->nargs && r->param < c->wc->func->nargs) {
+            const w15_value_t *v = &c->wc->args[r->param];
+            n += v->count && v->type.base != W15_PTR && c->a[r->param].vp;
+        }
+    }
+    return n;
+}
+
+/* Element j of recorded value v as the bytes a C output of type ct holds
+ * (*out, up to 8 bytes): 1, or 0 when the types do not go together. */
+static int recorded_elem(const w15_value_t *v, uint32_t j, uint8_t ct, uint8_t *out)
+{
+    union { int32_t i32; uint32_t u32; int64_t i64; uint64_t u64; float f; double d; } e;
+    switch (ct) {
+    case W15_C_F32:
+        if (v->type.base != W15_FLOAT)
+            return 0;
+        e.f = v->v.f[j];
+        memcpy(out, &e.f, 4);
+        return 1;
+    case W15_C_F64:
+        if (v->type.base != W15_DOUBLE)
+            return 0;
+        e.d = v->v.d[j];
+        memcpy(out, &e.d, 8);
+        return 1;
+    case W15_C_I32: case W15_C_U32: case W15_C_I64: case W15_C_U64:
+        if (v->type.base == W15_INT)
+            e.i64 = v->v.i[j];
+        else if (v->type.base == W15_UINT)
+            e.u64 = v->v.u[j];
+        else
+            return 0;
+        if (ct == W15_C_I32 || ct == W15_C_U32) {
+            e.u32 = (uint32_t)e.u64;
+            memcpy(out, &e.u32, 4);
+        } else {
+            memcpy(out, &e.u64, 8);
+        }
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* The RP_ROLE_CHECK outputs of c: each recorded value against what the
+ * replayed call wrote there, bit for bit (one read-back each). */
+static void check_values(rp_exec_t *x, const rp_call_t *c, const char *fname)
+{
+    const rp_func_t *f = &rp_funcs[c->fn];
+    for (uint32_t k = 0; k < f->nroles; k++) {
+        const rp_role_t *r = &rp_roles[f->first_role + k];
+        if (r->role != RP_ROLE_CHECK || r->param >= c->nargs || r->param >= c->wc->func->nargs)
+            continue;
+        const w15_value_t *v = &c->wc->args[r->param];
+        const uint8_t *p = c->a[r->param].vp;
+        if (!v->count || v->type.base == W15_PTR || !p)
+            continue;
+        const w15_param_sig_t *ps = &w15_params[w15_funcs[c->fn].first_param + r->param];
+        size_t es = ps->ctype == W15_C_F64 || ps->ctype == W15_C_I64 || ps->ctype == W15_C_U64 ? 8 : 4;
+        x->st->chk_readbacks++;
+        for (uint32_t j = 0; j < v->count; j++) {
+            uint8_t want[8];
+            if (!recorded_elem(v, j, ps->ctype, want))
+                break;
+            if (memcmp(want, p + j * es, es) != 0) {
+                mismatch(x, c->wc, fname, "parameter %s: value %u of %u differs from the recorded one",
+                         w15_str(ps->name), j + 1, v->count);
+                break;
+            }
+        }
+    }
+}
+
 void rp_check_call(rp_exec_t *x, const rp_call_t *c)
 {
     rp_state_t *st = x->st;
@@ -97,7 +180,8 @@ void rp_check_call(rp_exec_t *x, const rp_call_t *c)
         if (rec != got)
             mismatch(x, c->wc, fname, "glGetError returned 0x%04x when recorded, 0x%04x now", rec, got);
     }
-    if (c->ndig && x->ctx && st->fn_get_error != UINT32_MAX) {
+    int values = recorded_values(c) > 0;
+    if ((c->ndig || values) && x->ctx && st->fn_get_error != UINT32_MAX) {
         /* A read-back call that raised a GL error wrote nothing: the
          * recorded digest is of the program's own memory (whatever it held),
          * not of GL's data.  Not compared; the error is kept for the
@@ -111,6 +195,8 @@ void rp_check_call(rp_exec_t *x, const rp_call_t *c)
             return;
         }
     }
+    if (values)
+        check_values(x, c, fname);
     for (uint32_t k = 0; k < c->ndig; k++) {
         const w15_digest_entry_t *d = &c->dig[k];
         if (d->param >= c->nargs)

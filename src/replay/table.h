@@ -47,6 +47,8 @@ enum rp_role_kind {
                             callback's userParam): its recorded value */
     RP_ROLE_OBJECT,      /* a pointer that is an object of group type `kind`
                             (glObjectPtrLabel's GLsync): the replay's object */
+    RP_ROLE_CHECK,       /* an output whose recorded values --check compares
+                            with the replayed call's (glGetUniform*v) */
 };
 
 /* Kinds of program-relative numbers (replay-location KIND). */

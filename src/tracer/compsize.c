@@ -19,7 +19,7 @@
  *
  * Module: owns the COMPSIZE helper kinds; its interface is the generated
  * table (apitable.h w15_compsize, gen/compsize_ids.h), so it has no header
- * of its own.  May use pixels, guard and the generated tables.  Must never use
+ * of its own.  May use pixels, statesize, guard and the generated tables.  Must never use
  * record, thread or timing: helpers see packed arguments only.
  */
 #include <stdint.h>
@@ -28,6 +28,7 @@
 #include "apitable.h"
 #include "guard.h"
 #include "pixels.h"
+#include "statesize.h"
 #include "compsize_ids.h"
 
 /* GL enumerant values used below (gl.xml). */
@@ -161,6 +162,16 @@ CS_HELPER size_t cs_strlen(const char *s)
 /* glGetCompressedTexImage(target, level): the compressed level's bytes. */
 #define W15_CS_KIND_compressed(name, pack, t, l) \
     static size_t w15_cs_##name(const w15_slot_t *a) { return w15_compressed_bytes((uint32_t)a[t].u, a[l].i); }
+/* glGetUniform*v(program, location): the uniform's components. */
+#define W15_CS_KIND_uniform(name, pack, p, l) \
+    static size_t w15_cs_##name(const w15_slot_t *a) { return w15_uniform_components((uint32_t)a[p].u, a[l].i); }
+/* glGetPixelMap*v(map): the map's size. */
+#define W15_CS_KIND_pixelmap(name, pack, m) \
+    static size_t w15_cs_##name(const w15_slot_t *a) { return w15_pixel_map_values((uint32_t)a[m].u); }
+/* glGetMap*v(target, query): an evaluator's coefficients, order or domain. */
+#define W15_CS_KIND_evalmap(name, pack, t, q) \
+    static size_t w15_cs_##name(const w15_slot_t *a) \
+    { return w15_eval_map_values((uint32_t)a[t].u, (uint32_t)a[q].u); }
 /* One texel of clear data (format, type): glClearTex*Image, glClear*BufferData. */
 #define W15_CS_KIND_texel(name, pack, f, t) \
     static size_t w15_cs_##name(const w15_slot_t *a) { return w15_texel_bytes((uint32_t)a[f].u, (uint32_t)a[t].u); }

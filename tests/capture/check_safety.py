@@ -141,6 +141,33 @@ EXPECT = {
         ('glGetTextureImage', 4, 5, ('digest', 'texNone')),
         ('glGetTextureImage', 5, 5, ('digest', 'texLevel40')),
     ],
+    # state-sized getters: glGetUniform*v (the uniform's values, an array's
+    # element: one), glGetPixelMap*v (the map's size), glGetMap*v (the
+    # evaluator's order)
+    'getters': [
+        ('glGetUniformfv', 0, 2, ('array', [0.5, 1.5, 2.5])),
+        ('glGetUniformfv', 1, 2, ('array', [0.25 * i for i in range(16)])),
+        ('glGetUniformfv', 2, 2, ('array', [6.5])),
+        ('glGetUniformfv', 3, 2, ('array', [8.0, 8.5])),
+        ('glGetUniformfv', 4, 2, ('array', [1.0, 2.0, 3.0, 4.0])),
+        ('glGetUniformdv', 0, 2, ('array', [0.5, 1.0, 1.5, 2.0, 2.5, 3.0])),
+        ('glGetUniformiv', 0, 2, ('array', [-3, 9])),
+        ('glGetUniformiv', 1, 2, ('array', [3])),
+        ('glGetUniformfv', 5, 2, ('ptr',)),  # no uniform at 9999
+        ('glGetUniformfv', 6, 2, ('ptr',)),  # -1
+        ('glGetUniformfv', 7, 2, ('ptr',)),  # not a program
+        ('glGetUniformfv', 8, 2, ('ptr',)),  # not linked
+        ('glGetPixelMapfv', 0, 1, ('array', [0.0, 0.25, 0.5, 0.75, 1.0])),
+        ('glGetPixelMapusv', 0, 1, ('array', [3, 1, 2])),
+        ('glGetPixelMapuiv', 0, 1, ('ptr',)),  # not a map
+        ('glGetMapfv', 0, 2, ('array', [0.0, 0.0, 0.0, 0.5, 1.0, 0.0, 1.0, 0.0, 0.0])),
+        ('glGetMapiv', 0, 2, ('array', [2, 3])),
+        ('glGetMapdv', 0, 2, ('array', [0.0, 1.0, -1.0, 1.0])),
+        # control point (i, j) of uorder 2 x vorder 3 given at i * 4 + j * 8
+        ('glGetMapfv', 1, 2, ('array', [0.125 * (i * 4 + j * 8 + c)
+                                         for i in range(2) for j in range(3) for c in range(4)])),
+        ('glGetMapfv', 2, 2, ('ptr',)),  # not a query
+    ],
 }
 
 
@@ -261,6 +288,16 @@ def program_case(args):
         rb = readbacks(out0)
         for fn, occ, argi, exp in EXPECT[args.case]:
             check_arg(find(calls, fn, occ), argi, exp, rb, with_data)
+        if args.case == 'getters':
+            # the replay compares the values the trace holds with its own
+            # glGetUniform*v results (RP_ROLE_CHECK): one read-back each
+            want = sum(1 for e in EXPECT['getters'] if e[3][0] == 'array' and e[0].startswith('glGetUniform'))
+            rc, rout, rerr = run([args.wip15, 'replay', '--check', '--strict', trace], env)
+            last = rout.strip().splitlines()[-1] if rout.strip() else ''
+            if rc != 0 or not last.startswith('checked %d readbacks,' % want) or \
+                    not last.endswith(': 0 mismatches'):
+                raise Fail('wip15 replay --check (%d) should compare %d read-backs with no mismatch: '
+                           '%s\n%s' % (rc, want, last, rerr))
         if args.case == 'invalid':
             # one warning per function with unreadable memory
             for fn in ('glShaderSource', 'glBufferSubData'):

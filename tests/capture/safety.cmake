@@ -7,7 +7,7 @@
 # that codegen/unknown_extents.txt is current; capture.safety.pnames_gl that
 # glapi/pnames.txt gives no pname fewer values than Mesa writes.  In the sanitizer tree the
 # program is a plain one (the ASan runtime comes with libwip15.so).
-set(W15_SAFETY_CASES query indirect dispatch elements attribs pixels invalid readback readback_core beginend)
+set(W15_SAFETY_CASES query indirect dispatch elements attribs pixels invalid readback readback_core beginend getters)
 list(TRANSFORM W15_SAFETY_CASES PREPEND "capture.safety." OUTPUT_VARIABLE _w15_safety_all)
 
 add_test(NAME capture.safety.extents

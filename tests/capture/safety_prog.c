@@ -388,6 +388,140 @@ static void case_invalid(void)
 }
 
 
+/* Getters whose output size depends on GL object state: glGetUniform*v
+ * (GL writes one uniform, an array's element, of the program's),
+ * glGetPixelMap*v (the map's size), glGetMap*v (an evaluator's order);
+ * the trace holds those values.  Each output is filled with -7 first and
+ * printed in full, so the runs compare what GL wrote. */
+static void get_uniform_f(const char *what, GLuint p, GLint loc)
+{
+    float v[20];
+    for (int i = 0; i < 20; i++)
+        v[i] = -7.0f;
+    glGetUniformfv(p, loc, v);
+    err(what);
+    printf("%s", what);
+    for (int i = 0; i < 20; i++)
+        printf(" %g", v[i]);
+    printf("\n");
+}
+
+static void case_getters(void)
+{
+    static const char *cs =
+        "#version 450\n"
+        "layout(local_size_x = 1) in;\n"
+        "layout(std430, binding = 0) buffer B { float o[]; };\n"
+        "uniform vec3 v3;\n"
+        "uniform mat4 m;\n"
+        "uniform float arr[3];\n"
+        "uniform dmat2x3 dm;\n"
+        "uniform ivec2 iv;\n"
+        "layout(location = 10) uniform vec2 ex[2];\n"
+        "uniform sampler2D s;\n"
+        "struct S { float a; vec4 b; };\n"
+        "uniform S st;\n"
+        "void main() {\n"
+        "    o[0] = v3.x + m[3][3] + arr[2] + float(dm[1][2]) + float(iv.y) + ex[1].y +\n"
+        "           texture(s, vec2(0.0)).x + st.a + st.b.w;\n"
+        "}\n";
+    GLuint p = program_of(GL_COMPUTE_SHADER, cs);
+    GLint linked = 0;
+    glGetProgramiv(p, GL_LINK_STATUS, &linked);
+    printf("linked %d\n", linked);
+    glProgramUniform3f(p, glGetUniformLocation(p, "v3"), 0.5f, 1.5f, 2.5f);
+    float m[16];
+    for (int i = 0; i < 16; i++)
+        m[i] = 0.25f * (float)i;
+    glProgramUniformMatrix4fv(p, glGetUniformLocation(p, "m"), 1, GL_FALSE, m);
+    const float arr[3] = {4.0f, 5.0f, 6.5f};
+    glProgramUniform1fv(p, glGetUniformLocation(p, "arr"), 3, arr);
+    const double dm[6] = {0.5, 1.0, 1.5, 2.0, 2.5, 3.0};
+    glProgramUniformMatrix2x3dv(p, glGetUniformLocation(p, "dm"), 1, GL_FALSE, dm);
+    glProgramUniform2i(p, glGetUniformLocation(p, "iv"), -3, 9);
+    const float ex[4] = {7.0f, 7.5f, 8.0f, 8.5f};
+    glProgramUniform2fv(p, 10, 2, ex);
+    glProgramUniform1i(p, glGetUniformLocation(p, "s"), 3);
+    glProgramUniform4f(p, glGetUniformLocation(p, "st.b"), 1.0f, 2.0f, 3.0f, 4.0f);
+    err("set");
+    get_uniform_f("v3", p, glGetUniformLocation(p, "v3"));
+    get_uniform_f("m", p, glGetUniformLocation(p, "m"));
+    get_uniform_f("arr[2]", p, glGetUniformLocation(p, "arr[2]"));
+    get_uniform_f("ex[1]", p, 11);
+    get_uniform_f("st.b", p, glGetUniformLocation(p, "st.b"));
+    double d[8];
+    for (int i = 0; i < 8; i++)
+        d[i] = -7.0;
+    glGetUniformdv(p, glGetUniformLocation(p, "dm"), d);
+    err("dm");
+    printf("dm %g %g %g %g %g %g %g %g\n", d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7]);
+    GLint iv[4] = {-7, -7, -7, -7};
+    glGetUniformiv(p, glGetUniformLocation(p, "iv"), iv);
+    err("iv");
+    printf("iv %d %d %d %d\n", iv[0], iv[1], iv[2], iv[3]);
+    GLint su[2] = {-7, -7};
+    glGetUniformiv(p, glGetUniformLocation(p, "s"), su);
+    err("s");
+    printf("s %d %d\n", su[0], su[1]);
+    /* refused: no such location, not a program, not linked: GL writes
+     * nothing, and the tracer's own queries raise no error either */
+    get_uniform_f("location 9999", p, 9999);
+    get_uniform_f("location -1", p, -1);
+    get_uniform_f("not a program", 12345, 0);
+    GLuint unlinked = glCreateProgram();
+    get_uniform_f("not linked", unlinked, 0);
+
+    const float map[5] = {0.0f, 0.25f, 0.5f, 0.75f, 1.0f};
+    glPixelMapfv(GL_PIXEL_MAP_R_TO_R, 5, map);
+    const GLuint imap[3] = {3, 1, 2};
+    glPixelMapuiv(GL_PIXEL_MAP_I_TO_I, 3, imap);
+    err("glPixelMap");
+    float pm[8];
+    for (int i = 0; i < 8; i++)
+        pm[i] = -7.0f;
+    glGetPixelMapfv(GL_PIXEL_MAP_R_TO_R, pm);
+    err("glGetPixelMapfv");
+    printf("R_TO_R %g %g %g %g %g %g\n", pm[0], pm[1], pm[2], pm[3], pm[4], pm[5]);
+    GLushort us[4] = {7, 7, 7, 7};
+    glGetPixelMapusv(GL_PIXEL_MAP_I_TO_I, us);
+    err("glGetPixelMapusv");
+    printf("I_TO_I %u %u %u %u\n", us[0], us[1], us[2], us[3]);
+    GLuint bad[2] = {7, 7};
+    glGetPixelMapuiv(GL_TEXTURE_2D, bad); /* GL_INVALID_ENUM */
+    err("glGetPixelMapuiv bad map");
+
+    /* a 1D evaluator of order 3 (vertex 3: 9 values) and a 2D one of
+     * orders 2 x 3 (color 4: 24 values) */
+    const float pts1[9] = {0, 0, 0, 0.5f, 1, 0, 1, 0, 0};
+    glMap1f(GL_MAP1_VERTEX_3, 0.0f, 2.0f, 3, 3, pts1);
+    float pts2[24];
+    for (int i = 0; i < 24; i++)
+        pts2[i] = 0.125f * (float)i;
+    glMap2f(GL_MAP2_COLOR_4, 0.0f, 1.0f, 4, 2, -1.0f, 1.0f, 8, 3, pts2);
+    err("glMap");
+    float g[32];
+    for (int i = 0; i < 32; i++)
+        g[i] = -7.0f;
+    glGetMapfv(GL_MAP1_VERTEX_3, GL_COEFF, g);
+    err("glGetMapfv coeff");
+    printf("MAP1 coeff %g %g %g %g %g %g %g %g %g %g\n", g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7], g[8], g[9]);
+    GLint order[3] = {-7, -7, -7};
+    glGetMapiv(GL_MAP2_COLOR_4, GL_ORDER, order);
+    err("glGetMapiv order");
+    printf("MAP2 order %d %d %d\n", order[0], order[1], order[2]);
+    double dom[5] = {-7, -7, -7, -7, -7};
+    glGetMapdv(GL_MAP2_COLOR_4, GL_DOMAIN, dom);
+    err("glGetMapdv domain");
+    printf("MAP2 domain %g %g %g %g %g\n", dom[0], dom[1], dom[2], dom[3], dom[4]);
+    for (int i = 0; i < 32; i++)
+        g[i] = -7.0f;
+    glGetMapfv(GL_MAP2_COLOR_4, GL_COEFF, g);
+    err("glGetMapfv coeff 2");
+    printf("MAP2 coeff %g %g %g\n", g[23], g[24], g[25]);
+    glGetMapfv(GL_MAP2_COLOR_4, GL_TEXTURE_2D, g); /* GL_INVALID_ENUM */
+    err("glGetMapfv bad query");
+}
+
 /* Debug messages of type error GL sends the program (case_beginend). */
 static int debug_errors;
 static void GLAPIENTRY on_debug(GLenum source, GLenum type, GLuint id, GLenum severity, GLsizei length,
@@ -704,7 +838,7 @@ static void case_beginend(void)
 int main(int argc, char **argv)
 {
     if (argc != 2) {
-        fprintf(stderr, "usage: safety_prog query|indirect|dispatch|elements|attribs|pixels|invalid|readback|readback_core|beginend\n");
+        fprintf(stderr, "usage: safety_prog query|indirect|dispatch|elements|attribs|pixels|invalid|readback|readback_core|beginend|getters\n");
         return 2;
     }
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -730,6 +864,8 @@ int main(int argc, char **argv)
         case_readback_core();
     else if (!strcmp(c, "beginend"))
         case_beginend();
+    else if (!strcmp(c, "getters"))
+        case_getters();
     else {
         fprintf(stderr, "safety_prog: unknown case %s\n", c);
         return 2;

@@ -37,6 +37,21 @@ size_t w15_compressed_bytes(uint32_t target, int64_t level)
     (void)target; (void)level;
     return 8;
 }
+size_t w15_uniform_components(uint32_t program, int64_t location)
+{
+    (void)program; (void)location;
+    return 4;
+}
+size_t w15_pixel_map_values(uint32_t map)
+{
+    (void)map;
+    return 1;
+}
+size_t w15_eval_map_values(uint32_t target, uint32_t query)
+{
+    (void)target; (void)query;
+    return 1;
+}
 size_t w15_texel_bytes(uint32_t format, uint32_t type)
 {
     (void)format; (void)type;
