@@ -7,6 +7,8 @@ configurations:
   native    the program alone
   trace     wip15 trace -q -o FILE -- PROGRAM ...
   digests   wip15 trace -q --frame-digests -o FILE -- PROGRAM ...
+  every     with --every N: wip15 trace -q --frame-digests=N ... (a digest
+            for every N-th frame only)
 --rounds times, the configurations interleaved round by round (rotated).
 Two measures, medians over the rounds:
   fps       glmark2's own "FPS:" line (wall clock: at the mercy of the
@@ -33,6 +35,7 @@ Options:
   --scenes LIST    comma-separated glmark2 -b arguments
                    (default build,texture,shading,bump,pulsar)
   --programs LIST  default glmark2,glmark2-es2
+  --every N        also measure --frame-digests=N (columns "/N")
   --markdown       print the table as Markdown rows (docs/PERFORMANCE.md)
 """
 import argparse
@@ -84,6 +87,7 @@ def main():
     ap.add_argument('--size')
     ap.add_argument('--scenes', default='build,texture,shading,bump,pulsar')
     ap.add_argument('--programs', default='glmark2,glmark2-es2')
+    ap.add_argument('--every', type=int, default=0)
     ap.add_argument('--markdown', action='store_true')
     o = ap.parse_args()
     wip15 = os.path.join(os.path.abspath(o.build), 'src', 'tools', 'wip15')
@@ -95,7 +99,7 @@ def main():
     extra = ['-s', o.size] if o.size else []
     tmp = tempfile.mkdtemp(prefix='w15fd.')
     out = os.path.join(tmp, 't.wip15')
-    cfgs = ['native', 'trace', 'digests']
+    cfgs = ['native', 'trace', 'digests'] + (['every'] if o.every > 1 else [])
     res = {}  # (program, scene, config) -> [(fps, cpu ms per frame)]
     load0 = loadavg()
     try:
@@ -105,12 +109,13 @@ def main():
                 sys.exit('frame_digests.py: %s not found' % prog)
             for i in range(o.rounds):
                 for scene in scenes:
-                    order = cfgs[i % 3:] + cfgs[:i % 3]
+                    order = cfgs[i % len(cfgs):] + cfgs[:i % len(cfgs)]
                     for c in order:
                         cmd = [path, '-b', '%s:duration=%g' % (scene, o.duration)] + extra
                         if c != 'native':
-                            cmd = [wip15, 'trace', '-q', '-o', out] + \
-                                (['--frame-digests'] if c == 'digests' else []) + ['--'] + cmd
+                            dig = {'digests': ['--frame-digests'],
+                                   'every': ['--frame-digests=%d' % o.every]}.get(c, [])
+                            cmd = [wip15, 'trace', '-q', '-o', out] + dig + ['--'] + cmd
                         env = dict(os.environ)
                         env.pop('WIP15_FRAME_DIGESTS', None)
                         fps, cpu = run_once(cmd, env)
@@ -140,21 +145,39 @@ def main():
             fcost = 100.0 * (1.0 - m['digests'][0] / m['trace'][0]) if m['trace'][0] else float('nan')
             ccost = 100.0 * (m['digests'][1] / m['trace'][1] - 1.0) if m['trace'][1] else float('nan')
             mcost = 100.0 * (m['digests'][2] / m['trace'][2] - 1.0) if m['trace'][2] else float('nan')
-            rows.append((prog, scene.split(':')[0], m['native'][0], m['trace'][0], m['digests'][0], fcost,
-                         m['native'][1], m['trace'][1], m['digests'][1], ccost, m['trace'][2], m['digests'][2],
-                         mcost))
+            row = (prog, scene.split(':')[0], m['native'][0], m['trace'][0], m['digests'][0], fcost,
+                   m['native'][1], m['trace'][1], m['digests'][1], ccost, m['trace'][2], m['digests'][2], mcost)
+            if 'every' in cfgs:
+                e = m['every']
+                row += (e[0], 100.0 * (1.0 - e[0] / m['trace'][0]) if m['trace'][0] else float('nan'),
+                        e[1], 100.0 * (e[1] / m['trace'][1] - 1.0) if m['trace'][1] else float('nan'))
+            rows.append(row)
     if o.markdown:
         print('| program | scene | fps native | fps traced | fps + digests | cost (fps) '
               '| cpu ms/frame native | traced | + digests | cost (cpu) | frame ms traced | + digests | cost (frame ms) |')
         print('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|')
         for r in rows:
-            print('| %s | %s | %g | %g | %g | %.1f %% | %.2f | %.2f | %.2f | %.1f %% | %.3f | %.3f | %.1f %% |' % r)
+            print('| %s | %s | %g | %g | %g | %.1f %% | %.2f | %.2f | %.2f | %.1f %% | %.3f | %.3f | %.1f %% |' % r[:13])
+        if 'every' in cfgs:
+            print()
+            print('| program | scene | fps traced | fps + digests/%d | cost (fps) | cpu ms/frame traced '
+                  '| + digests/%d | cost (cpu) |' % (o.every, o.every))
+            print('|---|---|---:|---:|---:|---:|---:|---:|')
+            for r in rows:
+                print('| %s | %s | %g | %g | %.1f %% | %.2f | %.2f | %.1f %% |' %
+                      (r[0], r[1], r[3], r[13], r[14], r[7], r[15], r[16]))
     else:
         print('%-12s %-9s %7s %7s %7s %7s %9s %9s %9s %7s %8s %8s %7s' % (
             'program', 'scene', 'fps nat', 'trace', 'digests', 'cost', 'cpu/f nat', 'trace', 'digests', 'cost',
             'ms trace', 'digests', 'cost'))
         for r in rows:
-            print('%-12s %-9s %7g %7g %7g %6.1f%% %9.2f %9.2f %9.2f %6.1f%% %8.3f %8.3f %6.1f%%' % r)
+            print('%-12s %-9s %7g %7g %7g %6.1f%% %9.2f %9.2f %9.2f %6.1f%% %8.3f %8.3f %6.1f%%' % r[:13])
+        if 'every' in cfgs:
+            print('%-12s %-9s %7s %9s %7s %9s %9s %7s' % ('program', 'scene', 'trace', 'every/%d' % o.every,
+                                                          'cost', 'cpu/f tr', 'every', 'cost'))
+            for r in rows:
+                print('%-12s %-9s %7g %9g %6.1f%% %9.2f %9.2f %6.1f%%' %
+                      (r[0], r[1], r[3], r[13], r[14], r[7], r[15], r[16]))
     print('load average before: %s, after: %s (%d CPUs); %d rounds, %gs per scene, medians' %
           (load0, load1, os.cpu_count() or 0, o.rounds, o.duration))
     return 0

@@ -6,9 +6,11 @@
  * top to bottom, as the PNG holds them: MD5 then equals the MD5 of the
  * decoded PNG pixels, as Mesa's trace CI computes it), PNG snapshots
  * (libpng), and the GL state the readback touches, saved and restored
- * (pack alignment, row length, skips, pack buffer, read framebuffer and
- * read buffer), also for check.c's frame digests (rp_frames_read: any
- * format/type, rows bottom-up).
+ * (wip15/readstate.h, as the tracer's frame digests do: read framebuffer
+ * and read buffer, pack buffer, alignment, row length, skips, byte
+ * swapping, GL_MESA_pack_invert, on compatibility contexts the colour
+ * scale/bias, GL_MAP_COLOR and the imaging stages), also for check.c's
+ * frame digests (rp_frames_read: any format/type, rows bottom-up).
  * May use: rp.h, GL through rp_wsi_proc, libpng, libxxhash, libmd.
  * Must never: leave the replayed context's state changed.
  */
@@ -23,30 +25,25 @@
 #include <xxhash.h>
 
 #include "rp.h"
+#include "wip15/readstate.h"
 
-#define GL_PACK_ROW_LENGTH 0x0D02
-#define GL_PACK_SKIP_ROWS 0x0D03
-#define GL_PACK_SKIP_PIXELS 0x0D04
-#define GL_PACK_ALIGNMENT 0x0D05
-#define GL_READ_BUFFER 0x0C02
 #define GL_BACK 0x0405
 #define GL_RGBA 0x1908
 #define GL_UNSIGNED_BYTE 0x1401
-#define GL_PIXEL_PACK_BUFFER 0x88EB
-#define GL_PIXEL_PACK_BUFFER_BINDING 0x88ED
-#define GL_READ_FRAMEBUFFER 0x8CA8
-#define GL_READ_FRAMEBUFFER_BINDING 0x8CAA
-#define GL_FRAMEBUFFER 0x8D40
-#define GL_FRAMEBUFFER_BINDING 0x8CA6
+#define GL_EXTENSIONS 0x1F03
+#define GL_NUM_EXTENSIONS 0x821D
+#define GL_CONTEXT_PROFILE_MASK 0x9126
+#define GL_CONTEXT_COMPATIBILITY_PROFILE_BIT 0x2
 
 typedef unsigned int glenum_t;
 typedef struct gl {
     void (*GetIntegerv)(glenum_t, int *);
-    void (*PixelStorei)(glenum_t, int);
     void (*ReadPixels)(int, int, int, int, glenum_t, glenum_t, void *);
-    void (*BindFramebuffer)(glenum_t, unsigned);
-    void (*ReadBuffer)(glenum_t);
-    void (*BindBuffer)(glenum_t, unsigned);
+    const unsigned char *(*GetString)(glenum_t);
+    const unsigned char *(*GetStringi)(glenum_t, unsigned);
+    void (*BindFramebuffer)(glenum_t, unsigned), (*BindFramebufferEXT)(glenum_t, unsigned),
+        (*BindFramebufferOES)(glenum_t, unsigned);
+    w15_rs_gl_t rs; /* readstate.h's (its BindFramebuffer: the one the context's caps name) */
 } gl_t;
 
 static gl_t g;
@@ -60,14 +57,78 @@ static int load_gl(rp_state_t *st)
     if (g_ok >= 0)
         return g_ok;
     *(void **)&g.GetIntegerv = rp_wsi_proc(st, "glGetIntegerv");
-    *(void **)&g.PixelStorei = rp_wsi_proc(st, "glPixelStorei");
     *(void **)&g.ReadPixels = rp_wsi_proc(st, "glReadPixels");
+    *(void **)&g.GetString = rp_wsi_proc(st, "glGetString");
+    *(void **)&g.GetStringi = rp_wsi_proc(st, "glGetStringi");
+    w15_rs_gl_t *r = &g.rs;
+    r->GetIntegerv = g.GetIntegerv;
+    *(void **)&r->GetFloatv = rp_wsi_proc(st, "glGetFloatv");
+    *(void **)&r->PixelStorei = rp_wsi_proc(st, "glPixelStorei");
+    *(void **)&r->PixelTransferi = rp_wsi_proc(st, "glPixelTransferi");
+    *(void **)&r->PixelTransferf = rp_wsi_proc(st, "glPixelTransferf");
+    *(void **)&r->IsEnabled = rp_wsi_proc(st, "glIsEnabled");
+    *(void **)&r->Enable = rp_wsi_proc(st, "glEnable");
+    *(void **)&r->Disable = rp_wsi_proc(st, "glDisable");
+    *(void **)&r->BindBuffer = rp_wsi_proc(st, "glBindBuffer");
+    *(void **)&r->ReadBuffer = rp_wsi_proc(st, "glReadBuffer");
     *(void **)&g.BindFramebuffer = rp_wsi_proc(st, "glBindFramebuffer");
-    *(void **)&g.ReadBuffer = rp_wsi_proc(st, "glReadBuffer");
-    *(void **)&g.BindBuffer = rp_wsi_proc(st, "glBindBuffer");
-    g_ok = g.GetIntegerv && g.PixelStorei && g.ReadPixels && g.BindFramebuffer && g.ReadBuffer &&
-           g.BindBuffer;
+    *(void **)&g.BindFramebufferEXT = rp_wsi_proc(st, "glBindFramebufferEXT");
+    *(void **)&g.BindFramebufferOES = rp_wsi_proc(st, "glBindFramebufferOES");
+    g_ok = g.GetIntegerv && g.ReadPixels && g.GetString && r->GetFloatv && r->PixelStorei && r->IsEnabled &&
+           r->Enable && r->Disable && r->BindBuffer && r->ReadBuffer && g.BindFramebuffer;
     return g_ok;
+}
+
+/* has_ext for w15_rs_caps: an extension of the current context (arg: its
+ * rp_ctx_t), from glGetStringi on GL / GLES 3.0 and later, else from the
+ * glGetString(GL_EXTENSIONS) list. */
+static int ctx_has_ext(void *arg, const char *ext)
+{
+    const rp_ctx_t *c = arg;
+    size_t el = strlen(ext);
+    if (c->gl_major >= 3 && g.GetStringi) {
+        int n = 0;
+        g.GetIntegerv(GL_NUM_EXTENSIONS, &n);
+        for (int i = 0; i < n; i++) {
+            const char *e = (const char *)g.GetStringi(GL_EXTENSIONS, (unsigned)i);
+            if (e && strcmp(e, ext) == 0)
+                return 1;
+        }
+        return 0;
+    }
+    const char *l = (const char *)g.GetString(GL_EXTENSIONS);
+    for (const char *p = l; p && (p = strstr(p, ext)) != NULL; p += el)
+        if ((p == l || p[-1] == ' ') && (p[el] == ' ' || p[el] == 0))
+            return 1;
+    return 0;
+}
+
+/* The replaying context's W15_RS_* caps (asked once per context). */
+static uint32_t read_caps(rp_exec_t *x, rp_ctx_t *c)
+{
+    if (c->read_caps_known)
+        return c->read_caps;
+    rp_ctx_version(x, c);
+    int es = c->gl_major ? c->gl_es : c->es;
+    int major = c->gl_major ? c->gl_major : c->major, minor = c->gl_major ? c->gl_minor : c->minor;
+    int compat = 0;
+    if (!es) {
+        if (major < 3 || (major == 3 && minor == 0))
+            compat = 1;
+        else if (major == 3 && minor == 1)
+            compat = ctx_has_ext(c, "GL_ARB_compatibility");
+        else {
+            int mask = 0;
+            g.GetIntegerv(GL_CONTEXT_PROFILE_MASK, &mask);
+            compat = (mask & GL_CONTEXT_COMPATIBILITY_PROFILE_BIT) != 0;
+        }
+    }
+    c->read_caps = w15_rs_caps(es ? 2 : 1, major, minor, compat, ctx_has_ext, c);
+    if (((c->read_caps & W15_RS_FB_EXT) && !g.BindFramebufferEXT) ||
+        ((c->read_caps & W15_RS_FB_OES) && !g.BindFramebufferOES))
+        c->read_caps &= ~(W15_RS_FB_EXT | W15_RS_FB_OES | W15_RS_FB_READ | W15_RS_FB_BOTH);
+    c->read_caps_known = 1;
+    return c->read_caps;
 }
 
 /* Bytes per pixel of format/type, 0 when this file does not know them. */
@@ -108,43 +169,16 @@ size_t rp_frames_read(rp_exec_t *x, int w, int h, uint32_t format, uint32_t type
         }
         *out = p, *cap = n + (size_t)w * bpp;
     }
-    rp_ctx_version(x, c);
-    int es2 = c->gl_es ? c->gl_major < 3 : c->es && c->major < 3;
-    int align = 4, rowlen = 0, skipr = 0, skipp = 0, pbo = 0, rfb = 0, rbuf = GL_BACK;
-    g.GetIntegerv(GL_PACK_ALIGNMENT, &align);
-    if (!es2) {
-        g.GetIntegerv(GL_PACK_ROW_LENGTH, &rowlen);
-        g.GetIntegerv(GL_PACK_SKIP_ROWS, &skipr);
-        g.GetIntegerv(GL_PACK_SKIP_PIXELS, &skipp);
-        g.GetIntegerv(GL_PIXEL_PACK_BUFFER_BINDING, &pbo);
-        g.GetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &rfb);
-        g.GetIntegerv(GL_READ_BUFFER, &rbuf);
-    } else {
-        g.GetIntegerv(GL_FRAMEBUFFER_BINDING, &rfb);
-    }
-    g.PixelStorei(GL_PACK_ALIGNMENT, 1);
-    if (!es2) {
-        if (rowlen) g.PixelStorei(GL_PACK_ROW_LENGTH, 0);
-        if (skipr) g.PixelStorei(GL_PACK_SKIP_ROWS, 0);
-        if (skipp) g.PixelStorei(GL_PACK_SKIP_PIXELS, 0);
-        if (pbo) g.BindBuffer(GL_PIXEL_PACK_BUFFER, 0);
-        if (rfb) g.BindFramebuffer(GL_READ_FRAMEBUFFER, 0);
-        if (rbuf != GL_BACK) g.ReadBuffer(GL_BACK);
-    } else if (rfb) {
-        g.BindFramebuffer(GL_FRAMEBUFFER, 0);
-    }
+    uint32_t caps = read_caps(x, c);
+    g.rs.BindFramebuffer = (caps & W15_RS_FB_OES)   ? g.BindFramebufferOES
+                           : (caps & W15_RS_FB_EXT) ? g.BindFramebufferEXT
+                                                    : g.BindFramebuffer;
+    w15_rs_saved_t sv;
+    memset(&sv, 0, sizeof sv);
+    w15_rs_bind(&g.rs, caps, GL_BACK, &sv);
+    w15_rs_pack(&g.rs, type != GL_UNSIGNED_BYTE && type != 0x1400 /* GL_BYTE */, (size_t)w * bpp, &sv);
     g.ReadPixels(0, 0, w, h, format, type, *out);
-    g.PixelStorei(GL_PACK_ALIGNMENT, align);
-    if (!es2) {
-        if (rowlen) g.PixelStorei(GL_PACK_ROW_LENGTH, rowlen);
-        if (skipr) g.PixelStorei(GL_PACK_SKIP_ROWS, skipr);
-        if (skipp) g.PixelStorei(GL_PACK_SKIP_PIXELS, skipp);
-        if (pbo) g.BindBuffer(GL_PIXEL_PACK_BUFFER, (unsigned)pbo);
-        if (rfb) g.BindFramebuffer(GL_READ_FRAMEBUFFER, (unsigned)rfb);
-        if (rbuf != GL_BACK) g.ReadBuffer((glenum_t)rbuf);
-    } else if (rfb) {
-        g.BindFramebuffer(GL_FRAMEBUFFER, (unsigned)rfb);
-    }
+    w15_rs_restore(&g.rs, &sv);
     return n;
 }
 

@@ -154,6 +154,10 @@ typedef struct rp_ctx {
     /* what the replaying context is (glGetString(GL_VERSION) at its first
      * MakeCurrent) */
     int gl_major, gl_minor, gl_es, gl_known;
+    /* frames.c: what the frame reads' state handling may touch
+     * (wip15/readstate.h W15_RS_*), asked once */
+    uint32_t read_caps;
+    int read_caps_known;
     void *timing;       /* rtiming.c: timer queries of this context */
 } rp_ctx_t;
 

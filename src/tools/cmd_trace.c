@@ -57,9 +57,11 @@ static const char usage_text[] =
     "                         glGetTexImage, glGetBufferSubData...) besides their\n"
     "                         size and XXH3-64 digest, which are always recorded\n"
     "                         [" W15_ENV_READBACK_DATA "=on]\n"
-    "      --frame-digests    before each swap, record an XXH3-64 digest of the\n"
+    "      --frame-digests[=N]  before each swap, record an XXH3-64 digest of the\n"
     "                         buffer it shows (wip15FrameDigest; costs a read of\n"
-    "                         the whole buffer per frame) [" W15_ENV_FRAME_DIGESTS "=on]\n"
+    "                         the whole buffer per frame); with N, before the\n"
+    "                         swap of every N-th frame only (frames 0, N, 2N, ...)\n"
+    "                         [" W15_ENV_FRAME_DIGESTS "=on|N]\n"
     "  -q, --quiet            no informational messages from the tracer\n"
     "                         [" W15_ENV_QUIET "]\n"
     "  -h, --help             this text\n"
@@ -122,7 +124,7 @@ int cmd_trace(int argc, char **argv)
         { "timing", required_argument, NULL, 't' },
         { "gpu", required_argument, NULL, 'g' },
         { "readback-data", no_argument, NULL, 'R' },
-        { "frame-digests", no_argument, NULL, 'D' },
+        { "frame-digests", optional_argument, NULL, 'D' },
         { "quiet", no_argument, NULL, 'q' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
@@ -134,7 +136,8 @@ int cmd_trace(int argc, char **argv)
     const char *output = NULL, *comp = NULL, *stream = NULL, *frames = NULL, *maxsize = NULL,
                *timing = NULL, *gpu = NULL;
     int readback = 0;
-    int quiet = 0, digests = 0, c;
+    int quiet = 0, c;
+    const char *digests = NULL;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "+o:qh", longopts, NULL)) != -1) {
@@ -147,7 +150,17 @@ int cmd_trace(int argc, char **argv)
         case 't': timing = optarg; break;
         case 'g': gpu = optarg; break;
         case 'R': readback = 1; break;
-        case 'D': digests = 1; break;
+        case 'D': {
+            char *end = NULL;
+            long n = optarg ? strtol(optarg, &end, 10) : 1;
+            if (optarg && (!*optarg || *end || n < 1 || n > 1000000000L)) {
+                fprintf(stderr, "wip15: trace: --frame-digests=%s: expected a number of frames from 1 "
+                                "to 1000000000\n", optarg);
+                return 2;
+            }
+            digests = optarg ? optarg : "on";
+            break;
+        }
         case 'q': quiet = 1; break;
         case 'h': fputs(usage_text, stdout); return 0;
         default:
@@ -221,7 +234,7 @@ int cmd_trace(int argc, char **argv)
     if (maxsize) setenv(W15_ENV_MAX_SIZE, maxsize, 1);
     if (timing) setenv(W15_ENV_TIMING, timing, 1);
     if (gpu) setenv(W15_ENV_GPU, gpu, 1);
-    if (digests) setenv(W15_ENV_FRAME_DIGESTS, "on", 1);
+    if (digests) setenv(W15_ENV_FRAME_DIGESTS, digests, 1);
     if (readback) setenv(W15_ENV_READBACK_DATA, "on", 1);
     if (quiet) setenv(W15_ENV_QUIET, "1", 1);
     /* the tracer reports each trace path on this pipe */

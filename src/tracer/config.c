@@ -150,12 +150,16 @@ void w15_config_load(void)
             w15_msg("%s=%s: expected protect or compare; using protect", W15_ENV_MAPS, v);
     }
     if ((v = getenv(W15_ENV_FRAME_DIGESTS)) && *v) {
-        if (!strcasecmp(v, "on") || !strcmp(v, "1"))
+        char *end;
+        long n = strtol(v, &end, 10);
+        if (!strcasecmp(v, "on"))
             w15_cfg.frame_digests = 1;
-        else if (!strcasecmp(v, "off") || !strcmp(v, "0"))
+        else if (!strcasecmp(v, "off"))
             w15_cfg.frame_digests = 0;
+        else if (!*end && n >= 0 && n <= 1000000000L)
+            w15_cfg.frame_digests = (uint32_t)n; /* every n-th frame; 0 off */
         else
-            w15_msg("%s=%s: expected on or off; using off", W15_ENV_FRAME_DIGESTS, v);
+            w15_msg("%s=%s: expected on, off or a number of frames; using off", W15_ENV_FRAME_DIGESTS, v);
     }
     if ((v = getenv(W15_ENV_STATUS_FD)) && *v) {
         char *end;

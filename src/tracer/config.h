@@ -23,7 +23,9 @@ typedef struct w15_config {
     uint64_t max_size;      /* 0 = unlimited */
     int timing;             /* enum w15_timing_level */
     int gpu;                /* WIP15_GPU: per-frame GPU time with timer queries (timing on; default off) */
-    int frame_digests;      /* WIP15_FRAME_DIGESTS: wip15FrameDigest before each swap (default off) */
+    uint32_t frame_digests; /* WIP15_FRAME_DIGESTS: wip15FrameDigest before the swap of
+                             * every frame_digests-th frame (frames 0, N, 2N, ...);
+                             * 0 off (the default), 1 every frame ("on") */
     int quiet;
     int maps_compare;       /* WIP15_MAPS=compare: persistent maps compared whole, no page protection */
     int readback_data;      /* WIP15_READBACK_DATA: read-back bytes kept besides their digest (default off) */

@@ -35,7 +35,8 @@
  * drawable), the buffer the swap shows is read with glReadPixels from the
  * default framebuffer, rows bottom-up, tightly packed, and hashed with
  * XXH3-64.  Every state the read depends on is read first and set only when
- * it differs from what the read needs, then put back: pack alignment (only
+ * it differs from what the read needs, then put back (wip15/readstate.h,
+ * which the replay's frame reads use too): pack alignment (only
  * when rows would be padded), row length, skips, byte swapping (multi-byte
  * types only), GL_PACK_INVERT_MESA, GL_PACK_REVERSE_ROW_ORDER_ANGLE, the
  * pack buffer binding, the read framebuffer binding and the default
@@ -55,6 +56,7 @@
 #include "pseudo.h"
 #include "resolve.h"
 #include "state.h"
+#include "wip15/readstate.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -85,7 +87,7 @@ typedef struct surf {
     int pending;           /* draw's size is to be checked (a swap happened) */
     /* frame digests */
     int caps_known;
-    uint32_t caps;         /* CAP_* */
+    uint32_t caps;         /* W15_RS_* (wip15/readstate.h) */
     uint32_t rfmt, rtype, rbpp; /* read format and type, bytes per pixel */
     uint8_t *pix;          /* one strip of rows */
     size_t pixcap;
@@ -511,13 +513,7 @@ static void check_frame(w15_thread_t *t, surf_t *s, int safe_only)
 /* ------------------------------------------------------------ frame digests */
 
 enum {
-    GL_BACK_ = 0x0405, GL_FRONT_ = 0x0404, GL_READ_BUFFER_ = 0x0C02,
-    GL_PACK_SWAP_BYTES_ = 0x0D00, GL_PACK_ROW_LENGTH_ = 0x0D02, GL_PACK_SKIP_ROWS_ = 0x0D03,
-    GL_PACK_SKIP_PIXELS_ = 0x0D04, GL_PACK_ALIGNMENT_ = 0x0D05, GL_MAP_COLOR_ = 0x0D10,
-    GL_PACK_INVERT_MESA_ = 0x8758, GL_PACK_REVERSE_ROW_ORDER_ANGLE_ = 0x93A4,
-    GL_PIXEL_PACK_BUFFER_ = 0x88EB, GL_PIXEL_PACK_BUFFER_BINDING_ = 0x88ED,
-    GL_FRAMEBUFFER_ = 0x8D40, GL_FRAMEBUFFER_BINDING_ = 0x8CA6, GL_READ_FRAMEBUFFER_ = 0x8CA8,
-    GL_READ_FRAMEBUFFER_BINDING_ = 0x8CAA, GL_IMPLEMENTATION_COLOR_READ_TYPE_ = 0x8B9A,
+    GL_BACK_ = 0x0405, GL_FRONT_ = 0x0404, GL_IMPLEMENTATION_COLOR_READ_TYPE_ = 0x8B9A,
     GL_IMPLEMENTATION_COLOR_READ_FORMAT_ = 0x8B9B,
     GL_RGB_ = 0x1907, GL_RGBA_ = 0x1908, GL_BGRA_ = 0x80E1, GL_UNSIGNED_BYTE_ = 0x1401,
     GL_UNSIGNED_SHORT_5_6_5_ = 0x8363, GL_UNSIGNED_SHORT_4_4_4_4_ = 0x8033,
@@ -525,59 +521,17 @@ enum {
     GL_UNSIGNED_INT_8_8_8_8_REV_ = 0x8367, GL_UNSIGNED_INT_2_10_10_10_REV_ = 0x8368,
 };
 
-/* what the context has (asked once per context) */
-#define CAP_ROWS 0x1u        /* PACK_ROW_LENGTH, SKIP_ROWS, SKIP_PIXELS */
-#define CAP_SWAP 0x2u        /* PACK_SWAP_BYTES */
-#define CAP_INVERT 0x4u      /* GL_MESA_pack_invert */
-#define CAP_REVERSE 0x8u     /* GL_ANGLE_pack_reverse_row_order */
-#define CAP_PBO 0x10u        /* a pixel pack buffer binding */
-#define CAP_READBUF 0x20u    /* glReadBuffer */
-#define CAP_XFER 0x40u       /* pixel transfer (compatibility desktop GL) */
-#define CAP_IMAGING 0x80u    /* GL_ARB_imaging, with CAP_XFER */
-#define CAP_FB_READ 0x100u   /* a read framebuffer binding */
-#define CAP_FB_BOTH 0x200u   /* one framebuffer binding (GLES 2, EXT_framebuffer_object alone) */
-#define CAP_FB_EXT 0x400u    /* ... bound with glBindFramebufferEXT */
-#define CAP_FB_OES 0x800u    /* ... bound with glBindFramebufferOES */
-#define CAP_IMPL_FMT 0x1000u /* GL_IMPLEMENTATION_COLOR_READ_FORMAT/TYPE */
-#define CAP_DESKTOP 0x2000u  /* desktop GL (GL_BGRA is a valid read format) */
+/* has_ext for w15_rs_caps: the current context's extensions */
+static int ctx_has_ext(void *arg, const char *ext)
+{
+    (void)arg;
+    return w15_context_has_ext(ext);
+}
 
 static uint32_t caps_of(void)
 {
     int major = 0, minor = 0, api = w15_context_api(&major, &minor);
-    uint32_t c = 0;
-#define AT_LEAST(a, b) (major > (a) || (major == (a) && minor >= (b)))
-    if (api == 1) {
-        c |= CAP_DESKTOP | CAP_ROWS | CAP_SWAP | CAP_READBUF;
-        if (AT_LEAST(2, 1) || w15_context_has_ext("GL_ARB_pixel_buffer_object") ||
-            w15_context_has_ext("GL_EXT_pixel_buffer_object"))
-            c |= AT_LEAST(1, 5) ? CAP_PBO : 0;
-        if (AT_LEAST(3, 0) || w15_context_has_ext("GL_ARB_framebuffer_object"))
-            c |= CAP_FB_READ;
-        else if (w15_context_has_ext("GL_EXT_framebuffer_object"))
-            c |= CAP_FB_EXT | (w15_context_has_ext("GL_EXT_framebuffer_blit") ? CAP_FB_READ : CAP_FB_BOTH);
-        if (w15_context_compat()) {
-            c |= CAP_XFER;
-            if (w15_context_has_ext("GL_ARB_imaging"))
-                c |= CAP_IMAGING;
-        }
-        if (AT_LEAST(4, 1) || w15_context_has_ext("GL_ARB_ES2_compatibility"))
-            c |= CAP_IMPL_FMT;
-    } else if (api == 2) {
-        if (major >= 3)
-            c |= CAP_ROWS | CAP_READBUF | CAP_PBO | CAP_FB_READ;
-        else if (major == 2)
-            c |= CAP_FB_BOTH | (w15_context_has_ext("GL_NV_pixel_buffer_object") ? CAP_PBO : 0);
-        else if (w15_context_has_ext("GL_OES_framebuffer_object"))
-            c |= CAP_FB_BOTH | CAP_FB_OES;
-        if (major >= 2 || w15_context_has_ext("GL_OES_read_format"))
-            c |= CAP_IMPL_FMT;
-    }
-#undef AT_LEAST
-    if (api && w15_context_has_ext("GL_MESA_pack_invert"))
-        c |= CAP_INVERT;
-    if (api && w15_context_has_ext("GL_ANGLE_pack_reverse_row_order"))
-        c |= CAP_REVERSE;
-    return c;
+    return w15_rs_caps(api, major, minor, api == 1 && w15_context_compat(), ctx_has_ext, NULL);
 }
 
 /* A read format the implementation prefers, if it is a plain colour one:
@@ -601,96 +555,31 @@ static uint32_t format_bpp(uint32_t fmt, uint32_t type)
     }
 }
 
-typedef void (*i_fn)(unsigned, int);
-typedef void (*f_fn)(unsigned, float);
-typedef void (*uu_fn)(unsigned, unsigned);
-typedef void (*u_fn)(unsigned);
-typedef unsigned char (*isen_fn)(unsigned);
-typedef void (*getf_fn)(unsigned, float *);
 typedef void (*read_fn)(int, int, int, int, unsigned, unsigned, void *);
 
 #define REAL(id, type) ((type)W15_REAL(W15F_##id))
 
-/* pixel transfer state a colour read goes through (compatibility GL) */
-static const unsigned xfer_f[] = { 0x0D14, 0x0D15, 0x0D18, 0x0D19, 0x0D1A, 0x0D1B, 0x0D1C, 0x0D1D };
-/* GL_ARB_imaging: post-convolution and post-colour-matrix scales/biases */
-static const unsigned imaging_f[] = { 0x801C, 0x801D, 0x801E, 0x801F, 0x8020, 0x8021, 0x8022, 0x8023,
-                                      0x80B4, 0x80B5, 0x80B6, 0x80B7, 0x80B8, 0x80B9, 0x80BA, 0x80BB };
-/* ... and its enables: colour tables, convolutions, histogram, minmax */
-static const unsigned imaging_en[] = { 0x80D0, 0x80D1, 0x80D2, 0x8010, 0x8011, 0x8012, 0x8024, 0x802E };
-
-/* Is pname one of the scales (default 1; else a bias, default 0)? */
-static int is_scale(unsigned pname)
+/* The real GL functions readstate.h calls, for a context with `caps` (the
+ * framebuffer binding call the caps name). */
+static void rs_functions(uint32_t caps, w15_rs_gl_t *gl)
 {
-    switch (pname) {
-    case 0x0D14: case 0x0D18: case 0x0D1A: case 0x0D1C:
-    case 0x801C: case 0x801D: case 0x801E: case 0x801F:
-    case 0x80B4: case 0x80B5: case 0x80B6: case 0x80B7:
-        return 1;
-    default:
-        return 0;
-    }
-}
-
-#define MAX_SAVED 40
-typedef struct saved {
-    int n;
-    struct {
-        uint8_t kind; /* 'i' pixel store, 'f' transfer float, 'm' map color, 'e' enable */
-        unsigned pname;
-        int i;
-        float f;
-    } e[MAX_SAVED];
-} saved_t;
-
-/* Pixel store pname: make it `want`, remembering what it was. */
-static void store_i(saved_t *sv, unsigned pname, int want)
-{
-    int old = w15_context_get_int(pname, want);
-    if (old != want && sv->n < MAX_SAVED) {
-        REAL(glPixelStorei, i_fn)(pname, want);
-        sv->e[sv->n].kind = 'i';
-        sv->e[sv->n].pname = pname;
-        sv->e[sv->n++].i = old;
-    }
-}
-
-static void xfer_float(saved_t *sv, unsigned pname)
-{
-    float want = is_scale(pname) ? 1.0f : 0.0f, old = want;
-    REAL(glGetFloatv, getf_fn)(pname, &old);
-    if (memcmp(&old, &want, sizeof want) != 0 && sv->n < MAX_SAVED) {
-        REAL(glPixelTransferf, f_fn)(pname, want);
-        sv->e[sv->n].kind = 'f';
-        sv->e[sv->n].pname = pname;
-        sv->e[sv->n++].f = old;
-    }
-}
-
-static void restore(saved_t *sv)
-{
-    for (int k = sv->n - 1; k >= 0; k--) {
-        switch (sv->e[k].kind) {
-        case 'i': REAL(glPixelStorei, i_fn)(sv->e[k].pname, sv->e[k].i); break;
-        case 'f': REAL(glPixelTransferf, f_fn)(sv->e[k].pname, sv->e[k].f); break;
-        case 'm': REAL(glPixelTransferi, i_fn)(sv->e[k].pname, sv->e[k].i); break;
-        case 'e': REAL(glEnable, u_fn)(sv->e[k].pname); break;
-        default: break;
-        }
-    }
-    sv->n = 0;
-}
-
-/* Bind framebuffer `name` for reading, the way the context can. */
-static void bind_read_fb(uint32_t caps, unsigned name)
-{
-    unsigned target = (caps & CAP_FB_READ) ? GL_READ_FRAMEBUFFER_ : GL_FRAMEBUFFER_;
-    if (caps & CAP_FB_OES)
-        REAL(glBindFramebufferOES, uu_fn)(target, name);
-    else if (caps & CAP_FB_EXT)
-        REAL(glBindFramebufferEXT, uu_fn)(target, name);
-    else
-        REAL(glBindFramebuffer, uu_fn)(target, name);
+    gl->GetIntegerv = REAL(glGetIntegerv, void (*)(unsigned, int *));
+    gl->GetFloatv = REAL(glGetFloatv, void (*)(unsigned, float *));
+    gl->PixelStorei = REAL(glPixelStorei, void (*)(unsigned, int));
+    gl->PixelTransferi = (caps & W15_RS_XFER) ? REAL(glPixelTransferi, void (*)(unsigned, int)) : NULL;
+    gl->PixelTransferf = (caps & W15_RS_XFER) ? REAL(glPixelTransferf, void (*)(unsigned, float)) : NULL;
+    gl->IsEnabled = REAL(glIsEnabled, unsigned char (*)(unsigned));
+    gl->Enable = REAL(glEnable, void (*)(unsigned));
+    gl->Disable = REAL(glDisable, void (*)(unsigned));
+    gl->BindBuffer = (caps & W15_RS_PBO) ? REAL(glBindBuffer, void (*)(unsigned, unsigned)) : NULL;
+    gl->ReadBuffer = (caps & W15_RS_READBUF) ? REAL(glReadBuffer, void (*)(unsigned)) : NULL;
+    gl->BindFramebuffer = NULL;
+    if (caps & W15_RS_FB_OES)
+        gl->BindFramebuffer = REAL(glBindFramebufferOES, void (*)(unsigned, unsigned));
+    else if (caps & W15_RS_FB_EXT)
+        gl->BindFramebuffer = REAL(glBindFramebufferEXT, void (*)(unsigned, unsigned));
+    else if (caps & (W15_RS_FB_READ | W15_RS_FB_BOTH))
+        gl->BindFramebuffer = REAL(glBindFramebuffer, void (*)(unsigned, unsigned));
 }
 
 static void frame_digest(w15_thread_t *t, surf_t *s)
@@ -703,33 +592,24 @@ static void frame_digest(w15_thread_t *t, surf_t *s)
         s->caps_known = 1;
     }
     uint32_t caps = s->caps;
-    saved_t sv;
-    sv.n = 0;
+    int e = errno;
+    w15_rs_gl_t gl;
+    rs_functions(caps, &gl);
+    w15_rs_saved_t sv;
+    memset(&sv, 0, sizeof sv);
 
     /* the default framebuffer, its back buffer (front when single-buffered) */
-    int fb = 0;
-    if (caps & (CAP_FB_READ | CAP_FB_BOTH)) {
-        fb = w15_context_get_int((caps & CAP_FB_READ) ? GL_READ_FRAMEBUFFER_BINDING_ : GL_FRAMEBUFFER_BINDING_, 0);
-        if (fb)
-            bind_read_fb(caps, 0);
-    }
-    int rb = 0;
-    unsigned want_rb = s->dbl == 0 ? GL_FRONT_ : GL_BACK_;
-    if (caps & CAP_READBUF) {
-        rb = w15_context_get_int(GL_READ_BUFFER_, (int)want_rb);
-        if ((unsigned)rb != want_rb)
-            REAL(glReadBuffer, u_fn)(want_rb);
-    }
+    w15_rs_bind(&gl, caps, s->dbl == 0 ? GL_FRONT_ : GL_BACK_, &sv);
     if (!s->rbpp) {
         uint32_t f = GL_RGBA_, ty = GL_UNSIGNED_BYTE_, bpp = 4;
         const uint64_t *v = s->cfg;
-        if ((caps & CAP_DESKTOP) && s->have_cfg && v[A_RED] == 8 && v[A_GREEN] == 8 && v[A_BLUE] == 8 &&
+        if ((caps & W15_RS_DESKTOP) && s->have_cfg && v[A_RED] == 8 && v[A_GREEN] == 8 && v[A_BLUE] == 8 &&
             v[A_ALPHA] == 8) {
             /* X11's 32-bit visuals are B8G8R8A8 in memory, and Mesa reads
              * them without a conversion only as GL_BGRA (4x faster on
              * llvmpipe), though it names GL_RGBA as its preferred format */
             f = GL_BGRA_;
-        } else if (caps & CAP_IMPL_FMT) {
+        } else if (caps & W15_RS_IMPL_FMT) {
             uint32_t f2 = (uint32_t)w15_context_get_int(GL_IMPLEMENTATION_COLOR_READ_FORMAT_, 0);
             uint32_t t2 = (uint32_t)w15_context_get_int(GL_IMPLEMENTATION_COLOR_READ_TYPE_, 0);
             uint32_t b2 = format_bpp(f2, t2);
@@ -741,52 +621,8 @@ static void frame_digest(w15_thread_t *t, surf_t *s)
         s->rbpp = bpp;
     }
     size_t row = (size_t)w * s->rbpp;
-
-    /* pack state, pack buffer */
-    int pbo = 0;
-    if (caps & CAP_PBO) {
-        pbo = w15_context_get_int(GL_PIXEL_PACK_BUFFER_BINDING_, 0);
-        if (pbo)
-            REAL(glBindBuffer, uu_fn)(GL_PIXEL_PACK_BUFFER_, 0);
-    }
-    int align = w15_context_get_int(GL_PACK_ALIGNMENT_, 4);
-    if (align <= 0 || row % (size_t)align)
-        store_i(&sv, GL_PACK_ALIGNMENT_, 1);
-    if (caps & CAP_ROWS) {
-        store_i(&sv, GL_PACK_ROW_LENGTH_, 0);
-        store_i(&sv, GL_PACK_SKIP_ROWS_, 0);
-        store_i(&sv, GL_PACK_SKIP_PIXELS_, 0);
-    }
-    if ((caps & CAP_SWAP) && s->rtype != GL_UNSIGNED_BYTE_)
-        store_i(&sv, GL_PACK_SWAP_BYTES_, 0);
-    if (caps & CAP_INVERT)
-        store_i(&sv, GL_PACK_INVERT_MESA_, 0);
-    if (caps & CAP_REVERSE)
-        store_i(&sv, GL_PACK_REVERSE_ROW_ORDER_ANGLE_, 0);
-
-    /* pixel transfer */
-    if (caps & CAP_XFER) {
-        int mc = w15_context_get_int(GL_MAP_COLOR_, 0);
-        if (mc) {
-            REAL(glPixelTransferi, i_fn)(GL_MAP_COLOR_, 0);
-            sv.e[sv.n].kind = 'm';
-            sv.e[sv.n].pname = GL_MAP_COLOR_;
-            sv.e[sv.n++].i = mc;
-        }
-        for (unsigned i = 0; i < sizeof xfer_f / sizeof xfer_f[0]; i++)
-            xfer_float(&sv, xfer_f[i]);
-        if (caps & CAP_IMAGING) {
-            for (unsigned i = 0; i < sizeof imaging_f / sizeof imaging_f[0]; i++)
-                xfer_float(&sv, imaging_f[i]);
-            for (unsigned i = 0; i < sizeof imaging_en / sizeof imaging_en[0] && sv.n < MAX_SAVED; i++) {
-                if (REAL(glIsEnabled, isen_fn)(imaging_en[i])) {
-                    REAL(glDisable, u_fn)(imaging_en[i]);
-                    sv.e[sv.n].kind = 'e';
-                    sv.e[sv.n++].pname = imaging_en[i];
-                }
-            }
-        }
-    }
+    /* pack buffer, pack store, pixel transfer */
+    w15_rs_pack(&gl, s->rtype != GL_UNSIGNED_BYTE_, row, &sv);
 
     /* In strips of rows, bottom-up, each hashed while it is still in the
      * cache: the same bytes in the same order as one read of the whole
@@ -819,13 +655,8 @@ static void frame_digest(w15_thread_t *t, surf_t *s)
         ok = 1;
     }
 
-    restore(&sv);
-    if (pbo)
-        REAL(glBindBuffer, uu_fn)(GL_PIXEL_PACK_BUFFER_, (unsigned)pbo);
-    if ((caps & CAP_READBUF) && (unsigned)rb != want_rb)
-        REAL(glReadBuffer, u_fn)((unsigned)rb);
-    if (fb)
-        bind_read_fb(caps, (unsigned)fb);
+    w15_rs_restore(&gl, &sv);
+    errno = e;
 
     if (!ok)
         return;
@@ -854,7 +685,8 @@ void w15_surfaces_pre(w15_thread_t *t, uint32_t id, uint32_t flags, const w15_sl
         write_config(t, s);
         if (s->pending)
             check_frame(t, s, 0);
-        if (w15_cfg.frame_digests && s->read == s->draw && !s->pending)
+        if (w15_cfg.frame_digests && s->read == s->draw && !s->pending &&
+            atomic_load_explicit(&w15_frame, memory_order_relaxed) % w15_cfg.frame_digests == 0)
             frame_digest(t, s);
         return;
     }

@@ -126,6 +126,13 @@ if(W15SF_GL_FOUND AND W15SF_X11_FOUND)
   add_test(NAME capture.surfaces.glx.legacy.from3
            COMMAND ${_sf_check} --digests --from 3 -- $<TARGET_FILE:capture_surfaces_glx> --ctx legacy --frames 6
                    --resize 50x70)
+  # --frame-digests=3: digests of frames 0, 3, 6 only (and 3, 6 from frame 2)
+  add_test(NAME capture.surfaces.glx.compat.every3
+           COMMAND ${_sf_check} --digests --every 3 -- $<TARGET_FILE:capture_surfaces_glx> --ctx compat
+                   --frames 8 --resize 60x40)
+  add_test(NAME capture.surfaces.glx.core.every3_from2
+           COMMAND ${_sf_check} --digests --every 3 --from 2 -- $<TARGET_FILE:capture_surfaces_glx> --ctx core
+                   --frames 8)
   # no digests: none in the trace, the rest as before
   add_test(NAME capture.surfaces.glx.compat.no_digests
            COMMAND ${_sf_check} -- $<TARGET_FILE:capture_surfaces_glx> --ctx compat --resize 80x60)
@@ -156,6 +163,9 @@ if(W15SF_EGL_FOUND AND W15SF_X11_FOUND)
   add_test(NAME capture.surfaces.egl.es3.from2
            COMMAND ${_sf_check} --digests --from 2 -- $<TARGET_FILE:capture_surfaces_egl> --api es3 --frames 6
                    --second 50x50)
+  add_test(NAME capture.surfaces.egl.es3.every2
+           COMMAND ${_sf_check} --digests --every 2 -- $<TARGET_FILE:capture_surfaces_egl> --api es3 --frames 7
+                   --second 30x30)
   add_test(NAME capture.surfaces.egl.es3.no_digests
            COMMAND ${_sf_check} -- $<TARGET_FILE:capture_surfaces_egl> --api es3 --second 20x30)
   foreach(_t config size digest)
