@@ -63,12 +63,13 @@ FLAGS = ['FRAME_END', 'MAKE_CURRENT', 'GET_PROC', 'CUSTOM', 'DRAW', 'UPLOAD',
          'GROUP_POP', 'MARKER', 'PIXEL_UNPACK', 'PIXEL_PACK', 'GENERAL',
          'PSEUDO', 'TRACE_BEGIN', 'THREAD_SWITCH', 'VERTEX_DRAW', 'MAP', 'UNMAP',
          'FLUSH_MAPPED', 'CONSUMES', 'SYNC_POINT', 'CONTEXT_CREATE', 'CONTEXT_DESTROY',
-         'VERTEX_STATE', 'BUFFER_BIND', 'OUTSIDE_BEGIN']
+         'VERTEX_STATE', 'BUFFER_BIND', 'OUTSIDE_BEGIN', 'EGL_ERROR']
 # Flags that send a command's calls through the general path (GENERAL):
 # the runtime has work around every such call (src/tracer/capture.h).
 GENERAL_IMPLIED = {'FRAME_END', 'MAKE_CURRENT', 'PIXEL_UNPACK', 'PIXEL_PACK', 'CUSTOM',
                    'VERTEX_DRAW', 'MAP', 'UNMAP', 'FLUSH_MAPPED', 'CONSUMES', 'SYNC_POINT',
-                   'CONTEXT_CREATE', 'CONTEXT_DESTROY', 'VERTEX_STATE', 'UPLOAD', 'READBACK'}
+                   'CONTEXT_CREATE', 'CONTEXT_DESTROY', 'VERTEX_STATE', 'UPLOAD', 'READBACK',
+                   'EGL_ERROR'}
 # Flags of `pseudo` lines only.
 PSEUDO_FLAGS = ('TRACE_BEGIN', 'THREAD_SWITCH')
 # enum w15_attribs (src/common/apitable.h): how tools print an attribute list

@@ -175,6 +175,8 @@ enum w15_fn_flag {
                                       (GL_INVALID_OPERATION, no memory read or written):
                                       every gl* command but those a vertex is specified
                                       with and the client-state ones (annotations) */
+    W15_FN_EGL_ERROR = 1u << 31,   /* an EGL command: it sets the thread's EGL error
+                                      (surfaces.c follows whether it is EGL_SUCCESS) */
 };
 /* Level "draws" of the timing layer covers these. */
 #define W15_FN_DRAWS_MASK (W15_FN_FRAME_END | W15_FN_DRAW | W15_FN_UPLOAD | W15_FN_READBACK | \

@@ -54,7 +54,8 @@ void w15_capture_post(w15_thread_t *t, uint32_t id, uint32_t flags, const w15_sl
         w15_maps_post(t, id, flags, args, ret, rec);
     if (flags & (W15_FN_VERTEX_STATE | W15_FN_CONTEXT_DESTROY))
         w15_arrays_post(t, id, flags, args, ret, rec);
-    if (flags & (W15_FN_MAKE_CURRENT | W15_FN_CONTEXT_CREATE | W15_FN_CONTEXT_DESTROY | W15_FN_FRAME_END))
+    if (flags & (W15_FN_MAKE_CURRENT | W15_FN_CONTEXT_CREATE | W15_FN_CONTEXT_DESTROY | W15_FN_FRAME_END |
+                 W15_FN_EGL_ERROR))
         w15_surfaces_post(t, id, flags, args, ret, rec); /* last: it forgets destroyed contexts */
     errno = e;
 }

@@ -23,7 +23,7 @@
                         W15_FN_CONSUMES | W15_FN_SYNC_POINT | W15_FN_CONTEXT_CREATE |            \
                         W15_FN_CONTEXT_DESTROY | W15_FN_FRAME_END | W15_FN_MAKE_CURRENT |        \
                         W15_FN_VERTEX_STATE | W15_FN_CLEAR | W15_FN_DRAW | W15_FN_UPLOAD |      \
-                        W15_FN_READBACK | W15_FN_BUFFER_BIND)
+                        W15_FN_READBACK | W15_FN_BUFFER_BIND | W15_FN_EGL_ERROR)
 /* Calls that read or write objects contexts may share: ordered across
  * threads (wip15.gseq) once two contexts exist. */
 #define W15_FN_SHARED_ACCESS (W15_FN_VERTEX_DRAW | W15_FN_DRAW | W15_FN_CLEAR | W15_FN_UPLOAD | \

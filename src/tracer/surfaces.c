@@ -20,13 +20,13 @@
  * drawable the program destroyed.  Without libxcb-glx (not a Mesa GLX)
  * glXQueryDrawable is used, only where the drawable is known to be alive
  * (a MakeCurrent that succeeded, a swap).  An EGL surface's size is
- * eglQuerySurface, only where the EGL error is EGL_SUCCESS anyway (after a
- * successful eglMakeCurrent) or is about to be replaced (before a swap):
- * the program's eglGetError never sees ours.  The size is checked at
- * every MakeCurrent, then once per frame: for GLX at the first call after
- * the swap that draws, clears, reads or consumes (where Mesa itself asks
- * the X server for the size of the new back buffer), else before the swap;
- * for EGL before the swap.  One table remembers the last size written per
+ * eglQuerySurface, only where the EGL error is EGL_SUCCESS anyway (after an
+ * EGL call that succeeded, egl_clean) or is about to be replaced (before a
+ * swap): the program's eglGetError never sees ours.  The size is checked at
+ * every MakeCurrent, then once per frame: at the first call after the swap
+ * that draws, clears, reads or consumes (where Mesa itself asks the X
+ * server for the size of the new back buffer; EGL only while egl_clean),
+ * else before the swap.  One table remembers the last size written per
  * drawable (64 entries, least recently used out: a drawable evicted is
  * written again at its next check).
  *
@@ -669,6 +669,41 @@ static void frame_digest(w15_thread_t *t, surf_t *s)
 
 /* the context current before the MakeCurrent under way (pre -> post) */
 static __thread void *mc_old;
+/* 1 while the thread's EGL error is known to be EGL_SUCCESS: after an EGL
+ * call that succeeded (every EGL command sets the error then) or
+ * eglGetError (which resets it); 0 after one that failed or whose effect
+ * on the error is not known.  eglQuerySurface is asked only then before
+ * a swap, so the program's eglGetError never sees ours. */
+static __thread int egl_clean;
+
+/* The EGL error after EGL command `id` returned `ret`: 1 known
+ * EGL_SUCCESS, 0 perhaps not, -1 unchanged (a call that sets no error
+ * when it succeeds, and succeeded). */
+static int egl_after(uint32_t id, const w15_slot_t *ret)
+{
+    if (id == W15F_eglGetError)
+        return 1;
+    if (!ret)
+        return 0;
+    switch (id) {
+    case W15F_eglGetCurrentContext: case W15F_eglGetCurrentDisplay: case W15F_eglGetCurrentSurface:
+    case W15F_eglGetProcAddress:
+        return ret->p ? -1 : 0; /* NULL: none current, or an error */
+    case W15F_eglClientWaitSync: case W15F_eglClientWaitSyncKHR: case W15F_eglClientWaitSyncNV:
+        return ret->i != 0; /* EGL_FALSE on an error */
+    default:
+        break;
+    }
+    const w15_param_sig_t *r = &w15_params[w15_funcs[id].first_param + w15_funcs[id].nparams];
+    switch (r->ctype) {
+    case W15_C_PTR:
+        return ret->p != NULL; /* a handle or string: NULL (EGL_NO_*) on an error */
+    case W15_C_U32:
+        return ret->u != 0; /* EGLBoolean */
+    default:
+        return 0;
+    }
+}
 
 static uint64_t drawable_arg(const w15_slot_t *a)
 {
@@ -707,20 +742,25 @@ void w15_surfaces_pre(w15_thread_t *t, uint32_t id, uint32_t flags, const w15_sl
     /* a call that draws, clears, reads or consumes: the configuration of a
      * context created while nothing was recorded goes before its first
      * recorded use (not at the swap: an EGL frame's draws come first); the
-     * first such call of a frame checks a GLX drawable's size (EGL: at the
-     * swap) */
+     * first such call of a frame checks the drawable's size (an EGL one
+     * while the EGL error is EGL_SUCCESS anyway, else at the swap) */
     surf_t *s = surf_of(t->ctx, 0);
     if (!rec || !s)
         return;
     if (!s->cfg_written)
         write_config(t, s);
-    if (s->pending && s->kind == K_GLX && s->draw)
+    if (s->pending && s->draw && (s->kind == K_GLX || egl_clean))
         check_frame(t, s, 1);
 }
 
 void w15_surfaces_post(w15_thread_t *t, uint32_t id, uint32_t flags, const w15_slot_t *args,
                        const w15_slot_t *ret, int rec)
 {
+    if (flags & W15_FN_EGL_ERROR) {
+        int e = egl_after(id, ret);
+        if (e >= 0)
+            egl_clean = e;
+    }
     if (flags & W15_FN_FRAME_END) {
         surf_t *s = surf_of(t->ctx, 0);
         if (s && s->draw && drawable_arg(&args[1]) == s->draw)

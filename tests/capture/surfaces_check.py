@@ -24,8 +24,7 @@ each swap left the state it looks at unchanged and no GL error).  Then:
 still be there, before the first recorded use of the context, the drawable
 current at frame N first, the frame digests from N on.
 With --digests the trace is also replayed (`wip15 replay --check`; not
-with --from, nor for a resized EGL X11 window): every frame digest must
-match, whatever pack, pixel-transfer or framebuffer
+with --from): every frame digest must match, whatever pack, pixel-transfer or framebuffer
 state the program left at its swap (wip15/readstate.h).
 --tamper config|size|digest changes the program's value before comparing:
 the check must then FAIL (this proves the test can fail; exit 0 when it did).
@@ -199,11 +198,8 @@ def main():
         calls = [json.loads(x) for x in d.stdout.splitlines() if x.strip()]
         replay = None
         # not replayed: a trace recorded from a later frame (the replay
-        # needs the state before it), and an EGL X11 window resized while
-        # the program runs (its new size is recorded at the swap, after
-        # the frame drew at it: docs/REPLAY.md "Known gaps")
-        egl_resize = "--x11" in cmd and "--resize" in cmd
-        if o.digests and not o.tamper and not o.start and not egl_resize:
+        # needs the state before it)
+        if o.digests and not o.tamper and not o.start:
             # the replay reads its frames through the same state as the
             # tracer (wip15/readstate.h), whatever the program left set
             replay = subprocess.run([o.wip15, "replay", "--check", trace], stdout=subprocess.PIPE,

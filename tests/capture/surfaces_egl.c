@@ -11,7 +11,9 @@
  * EGL_NO_CONFIG_KHR (a config is still used for the pbuffer).  --x11: the
  * X11 platform on $DISPLAY and a window surface instead of a pbuffer;
  * --resize: after half the frames, XResizeWindow, wait for the
- * ConfigureNotify with the new size, go on drawing at that size.  Prints:
+ * ConfigureNotify with the new size, go on drawing at that size.  Frame 1
+ * starts with an EGL call that fails, and checks before its swap that
+ * eglGetError still returns its error.  Prints:
  *   config red=R green=G blue=B alpha=A depth=D stencil=S samples=N double=D srgb=S
  *     (eglGetConfigAttrib; EGL configs have no double buffering or colour
  *     space: a pbuffer renders to a back buffer, 1, and is linear, 0;
@@ -45,9 +47,20 @@ static const EGLint egl_attr[NKEYS] = { EGL_RED_SIZE, EGL_GREEN_SIZE, EGL_BLUE_S
 static EGLDisplay dpy;
 static EGLSurface surf;
 
+/* frame 1 begins with an EGL call that fails (EGL_BAD_ATTRIBUTE); the
+ * error must still be there after the frame's drawing, when it is read
+ * just before the swap: the tracer's own EGL queries must not reset it */
+static int error_pending;
+
 static void do_swap(void *arg)
 {
     (void)arg;
+    if (error_pending) {
+        EGLint e = eglGetError();
+        SF_CHECK(e == EGL_BAD_ATTRIBUTE, "eglGetError after the frame's drawing: 0x%x, not EGL_BAD_ATTRIBUTE", e);
+        printf("egl error kept 0x%x\n", e);
+        error_pending = 0;
+    }
     SF_CHECK(eglSwapBuffers(dpy, surf), "eglSwapBuffers failed (0x%x)", eglGetError());
 }
 
@@ -243,6 +256,12 @@ int main(int argc, char **argv)
             w = rw;
             h = rh;
             printf("drawable %lu %d %d\n", (unsigned long)(uintptr_t)surf, w, h);
+        }
+        if (f == 1) {
+            EGLint v = 0;
+            SF_CHECK(!eglQuerySurface(dpy, surf, EGL_SUCCESS /* not an attribute */, &v),
+                     "eglQuerySurface accepted a bad attribute");
+            error_pending = 1;
         }
         sf_frame(&c, f, w, h, do_swap, NULL);
     }
