@@ -687,8 +687,13 @@ static int egl_after(uint32_t id, const w15_slot_t *ret)
         return 0;
     switch (id) {
     case W15F_eglGetCurrentContext: case W15F_eglGetCurrentDisplay: case W15F_eglGetCurrentSurface:
-    case W15F_eglGetProcAddress:
-        return ret->p ? -1 : 0; /* NULL: none current, or an error */
+    case W15F_eglGetProcAddress: case W15F_eglGetDisplay: case W15F_eglGetPlatformDisplay:
+    case W15F_eglGetPlatformDisplayEXT:
+        /* they need not set the error when they succeed (eglGetDisplay
+         * "generates no error"); NULL: none, or an error */
+        return ret->p ? -1 : 0;
+    case W15F_eglQueryAPI:
+        return -1; /* cannot fail */
     case W15F_eglClientWaitSync: case W15F_eglClientWaitSyncKHR: case W15F_eglClientWaitSyncNV:
         return ret->i != 0; /* EGL_FALSE on an error */
     default:
