@@ -86,6 +86,8 @@ static int ctx_has_ext(void *arg, const char *ext)
 {
     const rp_ctx_t *c = arg;
     size_t el = strlen(ext);
+    if (!c->gl_major)
+        return 0; /* the version is not known: which query is valid neither */
     if (c->gl_major >= 3 && g.GetStringi) {
         int n = 0;
         g.GetIntegerv(GL_NUM_EXTENSIONS, &n);
