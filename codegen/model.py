@@ -69,7 +69,7 @@ FLAGS = ['FRAME_END', 'MAKE_CURRENT', 'GET_PROC', 'CUSTOM', 'DRAW', 'UPLOAD',
 GENERAL_IMPLIED = {'FRAME_END', 'MAKE_CURRENT', 'PIXEL_UNPACK', 'PIXEL_PACK', 'CUSTOM',
                    'VERTEX_DRAW', 'MAP', 'UNMAP', 'FLUSH_MAPPED', 'CONSUMES', 'SYNC_POINT',
                    'CONTEXT_CREATE', 'CONTEXT_DESTROY', 'VERTEX_STATE', 'UPLOAD', 'READBACK',
-                   'EGL_ERROR'}
+                   'EGL_ERROR', 'LINK'}
 # Flags of `pseudo` lines only.
 PSEUDO_FLAGS = ('TRACE_BEGIN', 'THREAD_SWITCH')
 # enum w15_attribs (src/common/apitable.h): how tools print an attribute list

@@ -132,7 +132,7 @@ enum w15_fn_flag {
     W15_FN_READBACK = 1u << 6,     /* readbacks (ReadPixels, GetTexImage, GetBufferSubData) */
     W15_FN_CLEAR = 1u << 7,
     W15_FN_COMPILE = 1u << 8,
-    W15_FN_LINK = 1u << 9,
+    W15_FN_LINK = 1u << 9,         /* links a program (implies GENERAL: statesize.c) */
     W15_FN_SYNC = 1u << 10,        /* fences, finish, flush, waits */
     W15_FN_GROUP_PUSH = 1u << 11,  /* glPushDebugGroup, glPushGroupMarkerEXT */
     W15_FN_GROUP_POP = 1u << 12,
@@ -144,7 +144,7 @@ enum w15_fn_flag {
     W15_FN_GENERAL = 1u << 16,     /* the runtime must see every call (w15_pre/w15_post):
                                       no inline fast path; annotated, or implied by
                                       FRAME_END, MAKE_CURRENT, PIXEL_*, CUSTOM, UPLOAD,
-                                      READBACK and the capture flags below */
+                                      READBACK, LINK and the capture flags below */
     W15_FN_PSEUDO = 1u << 17,      /* a call the tracer writes itself (docs/FORMAT.md);
                                       index >= w15_nfuncs, no wrapper */
     W15_FN_TRACE_BEGIN = 1u << 18, /* the pseudo-call wip15TraceBegin */

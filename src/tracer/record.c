@@ -24,6 +24,7 @@
 #include "log.h"
 #include "pixels.h"
 #include "state.h"
+#include "statesize.h"
 #include "thread.h"
 #include "timing.h"
 #include "guard.h"
@@ -998,6 +999,8 @@ static void wait_steal(w15_thread_t *t)
 static __attribute__((noinline)) void pre_general(w15_thread_t *t, w15_callctx_t *c, uint32_t id,
                                                   const w15_slot_t *args)
 {
+    if (W15_UNLIKELY(w15_funcs[id].flags & W15_FN_LINK))
+        w15_statesize_linked(); /* again after it (post_slow), for the calls that race it */
     if (!t) {
         t = w15_thread_slow();
         if (!t) {
@@ -1019,7 +1022,7 @@ static __attribute__((noinline)) void pre_general(w15_thread_t *t, w15_callctx_t
     c->id = id;
     const w15_func_sig_t *f = &w15_funcs[id];
     uint32_t flags = f->flags;
-    uint32_t slow = (flags & (W15_FN_FRAME_END | W15_FN_MAKE_CURRENT)) ? ST_SLOW : 0;
+    uint32_t slow = (flags & (W15_FN_FRAME_END | W15_FN_MAKE_CURRENT | W15_FN_LINK)) ? ST_SLOW : 0;
     if (flags & W15_FN_CAPTURE)
         slow |= ST_SLOW | ST_CAPTURE;
     /* between glBegin and glEnd GL rejects most commands and touches no
@@ -1170,6 +1173,8 @@ static void post_slow(w15_thread_t *t, w15_callctx_t *c, const w15_slot_t *args,
     }
     if (flags & W15_FN_FRAME_END)
         w15_frame_ended();
+    if (flags & W15_FN_LINK)
+        w15_statesize_linked();
 }
 
 void w15_post(w15_callctx_t *c, const w15_slot_t *args, const w15_slot_t *ret)

@@ -8,6 +8,7 @@
 #include "resolve.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +99,32 @@ static int uniform_at(get_uniform_location_fn loc, uint32_t program, char *name,
     return r;
 }
 
+/* The uniforms looked up, per thread: (share group, program, location) ->
+ * components, valid while no program has been linked anywhere since
+ * (`link_gen`, bumped after every LINK command: glLinkProgram,
+ * glProgramBinary, glCreateShaderProgram*, whether it succeeded or not).
+ * A program that keeps its link keeps its uniforms' locations and types,
+ * so only a link can make an entry wrong; that the name is still a linked
+ * program is asked at every call (glIsProgram, GL_LINK_STATUS: a deleted
+ * name, or one given to a new unlinked program).  Without it each
+ * glGetUniform* asked GL for every active uniform until it found the one
+ * at `location` (docs/PERFORMANCE.md "Uniform getters"). */
+static _Atomic uint64_t link_gen = 1;
+enum { UCACHE = 64 };
+typedef struct {
+    uint64_t gen;
+    uint32_t group; /* w15_ctx_t.share_group */
+    uint32_t program;
+    int32_t location;
+    uint32_t comps;
+} ucache_t;
+static __thread ucache_t ucache[UCACHE];
+
+void w15_statesize_linked(void)
+{
+    atomic_fetch_add_explicit(&link_gen, 1, memory_order_acq_rel);
+}
+
 size_t w15_uniform_components(uint32_t program, int64_t location)
 {
     w15_ctx_t *c = w15_context_current();
@@ -105,19 +132,31 @@ size_t w15_uniform_components(uint32_t program, int64_t location)
     if (!c || c->in_begin || location < 0 || location > INT32_MAX || program == 0 ||
         (api == 1 && major < 2) || (api == 2 && major < 2) || !api)
         return 0;
-    is_program_fn is = (is_program_fn)real_fn("glIsProgram");
-    get_programiv_fn getp = (get_programiv_fn)real_fn("glGetProgramiv");
-    get_active_uniform_fn active = (get_active_uniform_fn)real_fn("glGetActiveUniform");
-    get_uniform_location_fn loc = (get_uniform_location_fn)real_fn("glGetUniformLocation");
-    if (!is || !getp || !active || !loc)
+    is_program_fn is = (is_program_fn)W15_REAL(W15F_glIsProgram);
+    get_programiv_fn getp = (get_programiv_fn)W15_REAL(W15F_glGetProgramiv);
+    if (!is || !getp)
         return 0;
     int e = errno;
     size_t r = 0;
     int32_t linked = 0, n = 0, maxlen = 0;
+    get_active_uniform_fn active;
+    get_uniform_location_fn loc;
+    /* read before GL is asked: a link that ends after this makes what
+     * is stored below stale, and bumps the generation after it */
+    uint64_t gen = atomic_load_explicit(&link_gen, memory_order_acquire);
+    ucache_t *u = &ucache[(program * 31u + (uint32_t)location) % UCACHE];
     if (!is(program))
         goto out;
     getp(program, GL_LINK_STATUS, &linked);
     if (!linked)
+        goto out;
+    if (u->gen == gen && u->group == c->share_group && u->program == program && u->location == (int32_t)location) {
+        r = u->comps;
+        goto out;
+    }
+    active = (get_active_uniform_fn)W15_REAL(W15F_glGetActiveUniform);
+    loc = (get_uniform_location_fn)W15_REAL(W15F_glGetUniformLocation);
+    if (!active || !loc)
         goto out;
     getp(program, GL_ACTIVE_UNIFORMS, &n);
     getp(program, GL_ACTIVE_UNIFORM_MAX_LENGTH, &maxlen);
@@ -140,6 +179,13 @@ size_t w15_uniform_components(uint32_t program, int64_t location)
         }
     }
     free(name);
+    if (r) {
+        u->group = c->share_group;
+        u->program = program;
+        u->location = (int32_t)location;
+        u->comps = (uint32_t)r;
+        u->gen = gen;
+    }
 out:
     errno = e;
     return r;

@@ -15,6 +15,10 @@
  * program is not one, not linked, or has no uniform at that location (GL
  * refuses the call and writes nothing), or the type is not known. */
 size_t w15_uniform_components(uint32_t program, int64_t location);
+/* After every LINK command (glLinkProgram, glProgramBinary,
+ * glCreateShaderProgram*, any thread, success or not): the uniform types
+ * w15_uniform_components remembered may have changed. */
+void w15_statesize_linked(void);
 /* glGetPixelMap*v(map, values): GL_PIXEL_MAP_*_SIZE of `map`, asked only
  * in a context with the legacy features, outside glBegin/glEnd; 0 for
  * another map (GL refuses it) or another context. */

@@ -157,6 +157,11 @@ EXPECT = {
         ('glGetUniformfv', 6, 2, ('ptr',)),  # -1
         ('glGetUniformfv', 7, 2, ('ptr',)),  # not a program
         ('glGetUniformfv', 8, 2, ('ptr',)),  # not linked
+        # location 3 of one program name: float, vec4 after a relink,
+        # ivec2 after glCreateShaderProgramv (statesize.c's cache)
+        ('glGetUniformfv', 9, 2, ('array', [2.5])),
+        ('glGetUniformfv', 10, 2, ('array', [1.0, 2.0, 3.0, 4.0])),
+        ('glGetUniformiv', 2, 2, ('array', [5, -6])),
         ('glGetPixelMapfv', 0, 1, ('array', [0.0, 0.25, 0.5, 0.75, 1.0])),
         ('glGetPixelMapusv', 0, 1, ('array', [3, 1, 2])),
         ('glGetPixelMapuiv', 0, 1, ('ptr',)),  # not a map

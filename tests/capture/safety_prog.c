@@ -471,6 +471,43 @@ static void case_getters(void)
     GLuint unlinked = glCreateProgram();
     get_uniform_f("not linked", unlinked, 0);
 
+    /* A link gives a location another type: the tracer must not keep the
+     * one it looked up before (statesize.c remembers them until a link).
+     * Location 3 is a float, then (the same program linked again) a vec4,
+     * then (the name deleted; glCreateShaderProgramv, which links too; Mesa
+     * gives it a new name, other drivers may give the same) an ivec2. */
+    static const char *rl_a = "#version 450\nlayout(local_size_x = 1) in;\n"
+                              "layout(std430, binding = 0) buffer B { float o[]; };\n"
+                              "layout(location = 3) uniform float r;\nvoid main() { o[0] = r; }\n";
+    static const char *rl_b = "#version 450\nlayout(local_size_x = 1) in;\n"
+                              "layout(std430, binding = 0) buffer B { float o[]; };\n"
+                              "layout(location = 3) uniform vec4 r;\nvoid main() { o[0] = r.w; }\n";
+    static const char *rl_c = "#version 450\nlayout(local_size_x = 1) in;\n"
+                              "layout(std430, binding = 0) buffer B { float o[]; };\n"
+                              "layout(location = 3) uniform ivec2 r;\nvoid main() { o[0] = float(r.y); }\n";
+    GLuint q = program_of(GL_COMPUTE_SHADER, rl_a);
+    glProgramUniform1f(q, 3, 2.5f);
+    get_uniform_f("relink: float", q, 3);
+    GLuint sh = glCreateShader(GL_COMPUTE_SHADER);
+    glShaderSource(sh, 1, &rl_b, NULL);
+    glCompileShader(sh);
+    GLuint old[1] = {0};
+    glGetAttachedShaders(q, 1, NULL, old);
+    glDetachShader(q, old[0]);
+    glAttachShader(q, sh);
+    glLinkProgram(q);
+    glDeleteShader(sh);
+    glProgramUniform4f(q, 3, 1.0f, 2.0f, 3.0f, 4.0f);
+    get_uniform_f("relink: vec4", q, 3);
+    glDeleteProgram(q);
+    GLuint q2 = glCreateShaderProgramv(GL_COMPUTE_SHADER, 1, &rl_c);
+    glProgramUniform2i(q2, 3, 5, -6);
+    GLint ri[4] = {-7, -7, -7, -7};
+    glGetUniformiv(q2, 3, ri);
+    err("relink: ivec2");
+    printf("relink: ivec2 %d %d %d %d (same name: %d)\n", ri[0], ri[1], ri[2], ri[3], q2 == q);
+    glDeleteProgram(q2);
+
     const float map[5] = {0.0f, 0.25f, 0.5f, 0.75f, 1.0f};
     glPixelMapfv(GL_PIXEL_MAP_R_TO_R, 5, map);
     const GLuint imap[3] = {3, 1, 2};
