@@ -8,7 +8,9 @@ draw; docs/PERFORMANCE.md "Persistent-map streaming") in each mode
 draw, for comparison) and each configuration, the configurations
 interleaved round by round (ROUNDS, default 3; DRAWS per run, default 1000):
   native           the program alone
-  wip15            build/src/tools/wip15 trace -q -o FILE (default: WIP15_MAPS=protect)
+  wip15            build/src/tools/wip15 trace -q -o FILE (default: WIP15_MAPS=auto,
+                   the kernel's write tracking where it exists)
+  wip15-protect    the same with WIP15_MAPS=protect (page protection)
   wip15-compare    the same with WIP15_MAPS=compare
   apitrace         apitrace trace --api egl -o FILE (when installed)
 Prints, per mode and configuration, the median time per draw the program
@@ -43,7 +45,7 @@ def main(argv):
         if k.startswith('WIP15_'):
             del env[k]
     tmp = tempfile.mkdtemp(prefix='w15persistent.')
-    cfgs = ['native', 'wip15', 'wip15-compare']
+    cfgs = ['native', 'wip15', 'wip15-protect', 'wip15-compare']
     if shutil.which('apitrace'):
         cfgs.append('apitrace')
     modes = ['coherent', 'flush', 'barrier', 'map']
@@ -61,8 +63,8 @@ def main(argv):
                     if c.startswith('wip15'):
                         out = os.path.join(tmp, 't.wip15')
                         args = [wip15, 'trace', '-q', '-o', out, '--'] + args
-                        if c == 'wip15-compare':
-                            extra['WIP15_MAPS'] = 'compare'
+                        if c != 'wip15':
+                            extra['WIP15_MAPS'] = c[len('wip15-'):]
                     elif c == 'apitrace':
                         out = os.path.join(tmp, 't.trace')
                         args = ['apitrace', 'trace', '--api', 'egl', '-o', out] + args

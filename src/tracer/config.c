@@ -142,12 +142,16 @@ void w15_config_load(void)
             w15_msg("%s=%s: expected on or off; using off", W15_ENV_READBACK_DATA, v);
     }
     if ((v = getenv(W15_ENV_MAPS)) && *v) {
-        if (!strcasecmp(v, "protect"))
+        if (!strcasecmp(v, "auto"))
             w15_cfg.maps_compare = 0;
+        else if (!strcasecmp(v, "uffd"))
+            w15_cfg.maps_uffd = 1;
+        else if (!strcasecmp(v, "protect"))
+            w15_cfg.maps_no_uffd = 1;
         else if (!strcasecmp(v, "compare"))
             w15_cfg.maps_compare = 1;
         else
-            w15_msg("%s=%s: expected protect or compare; using protect", W15_ENV_MAPS, v);
+            w15_msg("%s=%s: expected auto, uffd, protect or compare; using auto", W15_ENV_MAPS, v);
     }
     if ((v = getenv(W15_ENV_FRAME_DIGESTS)) && *v) {
         char *end;

@@ -28,6 +28,9 @@ typedef struct w15_config {
                              * 0 off (the default), 1 every frame ("on") */
     int quiet;
     int maps_compare;       /* WIP15_MAPS=compare: persistent maps compared whole, no page protection */
+    int maps_no_uffd;       /* WIP15_MAPS=protect: page protection only, not the kernel's
+                             * write tracking (userfaultfd, maps.c) even where it exists */
+    int maps_uffd;          /* WIP15_MAPS=uffd: asked for by name (say so when missing) */
     int readback_data;      /* WIP15_READBACK_DATA: read-back bytes kept besides their digest (default off) */
     int status_fd;          /* WIP15_STATUS_FD (set by `wip15 trace`), -1 */
     int launched;           /* started by `wip15 trace` (it prints the summary) */

@@ -25,7 +25,13 @@
  *   context's record (w15_ctx_t.maps: the buffer name).
  *
  * How persistent maps are watched.  A copy of the mapping (the shadow)
- * holds its bytes as last recorded.  The pages that lie wholly inside the
+ * holds its bytes as last recorded.  Where the kernel tracks writes for us
+ * (Linux 6.7+: userfaultfd in asynchronous write-protect mode, PAGEMAP_SCAN;
+ * WIP15_MAPS=auto or uffd, mode M_UFFD) a capture asks it which whole pages
+ * were written since the last one (protecting them again in the same step)
+ * and compares those: no signal, no handler, system calls unaffected; see
+ * "The kernel's write tracking" below.  Otherwise (WIP15_MAPS=protect) the
+ * pages that lie wholly inside the
  * mapping are write-protected (mprotect PROT_READ: reads, the program's and
  * the GPU's, go on as before); the first write to one faults, and
  * w15_maps_fault (from the SIGSEGV handler of crash.c) makes that page
@@ -85,8 +91,12 @@
 #include <string.h>
 #include <aio.h>
 #include <stdio.h>
+#include <fcntl.h>
+#include <linux/userfaultfd.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -201,7 +211,7 @@ static uint64_t buffer_size(uint32_t id, const w15_slot_t *args)
 /* ------------------------------------------------------------------ */
 /* Mappings                                                            */
 
-enum { M_PROTECT = 0, M_COMPARE_PENDING, M_COMPARE };
+enum { M_PROTECT = 0, M_COMPARE_PENDING, M_COMPARE, M_UFFD };
 
 typedef struct map {
     /* set before the mapping is published in `slots`, then read by the
@@ -349,6 +359,157 @@ static void slot_remove(map_t *m)
         sched_yield();
 }
 
+/* ------------------------------------------------------------------ */
+/* The kernel's write tracking (WIP15_MAPS=auto or uffd)               */
+
+/* Linux 6.7 and later track writes to a range for us: a userfaultfd
+ * registered in asynchronous write-protect mode (UFFD_FEATURE_WP_ASYNC)
+ * makes the first write to a protected page clear its protection in the
+ * kernel, with no signal and no user-space handler, whoever writes (the
+ * program, GL's threads, or the kernel itself in a system call: no
+ * EFAULT), and PAGEMAP_SCAN on /proc/self/pagemap lists the pages written
+ * since and protects them again, atomically per page.  Debian 12's headers
+ * (Linux 6.1) predate both, hence the constants here (the kernel's ABI,
+ * include/uapi/linux/userfaultfd.h and fs.h). */
+#ifndef UFFD_FEATURE_WP_UNPOPULATED
+#define UFFD_FEATURE_WP_UNPOPULATED (1 << 13)
+#endif
+#ifndef UFFD_FEATURE_WP_ASYNC
+#define UFFD_FEATURE_WP_ASYNC (1 << 15)
+#endif
+#ifndef UFFD_USER_MODE_ONLY
+#define UFFD_USER_MODE_ONLY 1
+#endif
+#ifndef PAGEMAP_SCAN
+struct page_region {
+    uint64_t start, end, categories;
+};
+struct pm_scan_arg {
+    uint64_t size, flags, start, end, walk_end, vec, vec_len, max_pages;
+    uint64_t category_inverted, category_mask, category_anyof_mask, return_mask;
+};
+#define PAGEMAP_SCAN _IOWR('f', 16, struct pm_scan_arg)
+#define PM_SCAN_WP_MATCHING (1 << 0)
+#define PM_SCAN_CHECK_WPASYNC (1 << 1)
+#define PAGE_IS_WRITTEN (1 << 1)
+#endif
+
+static int uffd = -1, pagemap = -1;
+static int uffd_state; /* 0 not tried yet, 1 usable, -1 not (maps_lock) */
+
+/* Protect [lo, hi) (registered) again. 0 or -1. */
+static int uffd_protect(uintptr_t lo, uintptr_t hi)
+{
+    struct uffdio_writeprotect wp = {.range = {lo, hi - lo}, .mode = UFFDIO_WRITEPROTECT_MODE_WP};
+    return ioctl(uffd, UFFDIO_WRITEPROTECT, &wp) == 0 ? 0 : -1;
+}
+
+static int uffd_register(uintptr_t lo, uintptr_t hi)
+{
+    struct uffdio_register reg = {.range = {lo, hi - lo}, .mode = UFFDIO_REGISTER_MODE_WP};
+    if (ioctl(uffd, UFFDIO_REGISTER, &reg) != 0)
+        return -1;
+    if (uffd_protect(lo, hi) == 0)
+        return 0;
+    struct uffdio_range r = {lo, hi - lo};
+    ioctl(uffd, UFFDIO_UNREGISTER, &r);
+    return -1;
+}
+
+/* The pages of [lo, hi) written since they were last protected, protected
+ * again, at most `max` runs into v.  The number of runs (with *next where
+ * the walk stopped, < hi when v filled up), or -1. */
+static long uffd_scan(uintptr_t lo, uintptr_t hi, struct page_region *v, size_t max, uintptr_t *next)
+{
+    struct pm_scan_arg a;
+    memset(&a, 0, sizeof a);
+    a.size = sizeof a;
+    a.flags = PM_SCAN_WP_MATCHING | PM_SCAN_CHECK_WPASYNC;
+    a.start = lo;
+    a.end = hi;
+    a.vec = (uintptr_t)v;
+    a.vec_len = max;
+    a.category_mask = PAGE_IS_WRITTEN;
+    a.return_mask = PAGE_IS_WRITTEN;
+    long n = ioctl(pagemap, PAGEMAP_SCAN, &a);
+    if (n < 0)
+        return -1;
+    *next = a.walk_end ? (uintptr_t)a.walk_end : hi;
+    return n;
+}
+
+/* Whether the kernel's write tracking works here (under maps_lock; asked
+ * once, at the first persistent mapping): userfaultfd (user-mode faults
+ * only, which an unprivileged process may open; asynchronous faults never
+ * reach user space anyway) with WP_ASYNC and WP_UNPOPULATED, and a
+ * PAGEMAP_SCAN that finds one page written through a test mapping. */
+static int uffd_ready(void)
+{
+    if (uffd_state)
+        return uffd_state > 0;
+    uffd_state = -1;
+    if (w15_cfg.maps_compare || w15_cfg.maps_no_uffd)
+        return 0;
+    int e = errno;
+    const char *why = "userfaultfd";
+    uint8_t *page = MAP_FAILED;
+    uffd = (int)syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK | UFFD_USER_MODE_ONLY);
+    if (uffd < 0)
+        uffd = (int)syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+    if (uffd < 0)
+        goto fail;
+    /* (shared memory too: WP_HUGETLBFS_SHMEM is older than WP_ASYNC) */
+    struct uffdio_api api = {.api = UFFD_API,
+                             .features = UFFD_FEATURE_WP_ASYNC | UFFD_FEATURE_WP_UNPOPULATED |
+                                         UFFD_FEATURE_WP_HUGETLBFS_SHMEM};
+    why = "asynchronous write protection (Linux 6.7)";
+    if (ioctl(uffd, UFFDIO_API, &api) != 0 ||
+        (api.features & (UFFD_FEATURE_WP_ASYNC | UFFD_FEATURE_WP_UNPOPULATED)) !=
+            (UFFD_FEATURE_WP_ASYNC | UFFD_FEATURE_WP_UNPOPULATED))
+        goto fail;
+    why = "/proc/self/pagemap";
+    pagemap = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+    if (pagemap < 0)
+        goto fail;
+    why = "PAGEMAP_SCAN (Linux 6.7)";
+    page = mmap(NULL, 2 * page_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (page == MAP_FAILED || uffd_register((uintptr_t)page, (uintptr_t)page + 2 * page_size))
+        goto fail;
+    page[page_size + 1] = 1;
+    struct page_region v[2];
+    uintptr_t next;
+    long n = uffd_scan((uintptr_t)page, (uintptr_t)page + 2 * page_size, v, 2, &next);
+    if (n != 1 || v[0].start != (uintptr_t)page + page_size || v[0].end != (uintptr_t)page + 2 * page_size ||
+        uffd_scan((uintptr_t)page, (uintptr_t)page + 2 * page_size, v, 2, &next) != 0)
+        goto fail;
+    munmap(page, 2 * page_size);
+    uffd_state = 1;
+    errno = e;
+    return 1;
+fail:
+    if (w15_cfg.maps_uffd)
+        w15_msg("WIP15_MAPS=uffd: no %s here (%s); watching persistent mappings with page protection",
+                why, strerror(errno));
+    if (page != MAP_FAILED)
+        munmap(page, 2 * page_size);
+    if (uffd >= 0)
+        close(uffd);
+    if (pagemap >= 0)
+        close(pagemap);
+    uffd = pagemap = -1;
+    errno = e;
+    return 0;
+}
+
+/* Stop tracking m's pages (their protection goes with the registration). */
+static void uffd_unwatch(map_t *m)
+{
+    int e = errno;
+    struct uffdio_range r = {m->plo, m->phi - m->plo};
+    ioctl(uffd, UFFDIO_UNREGISTER, &r);
+    errno = e;
+}
+
 static void ring_push(uintptr_t lo, uintptr_t hi)
 {
     uint64_t seq = atomic_fetch_add(&ring_next, 1) + 1;
@@ -363,6 +524,10 @@ static void ring_push(uintptr_t lo, uintptr_t hi)
  * (a write that faulted in the meantime finds them in the ring). */
 static void unprotect(map_t *m)
 {
+    if (atomic_load(&m->mode) == M_UFFD) {
+        uffd_unwatch(m);
+        return;
+    }
     if (m->slot < 0)
         return;
     int e = errno;
@@ -1021,10 +1186,55 @@ static int capture_run(w15_thread_t *t, map_t *m, size_t first, size_t end)
     return record_diff_(t, m, m->plo + first * page_size - (uintptr_t)m->ptr, (end - first) * page_size, 1);
 }
 
+/* capture() of a mapping the kernel tracks: the written pages (protected
+ * again by the scan itself, before they are compared: a write after that
+ * is found next time) and the partial pages at either end, compared with
+ * the shadow.  A scan that fails (the descriptor closed by the program,
+ * say) gives the mapping up to compare mode. */
+static int capture_uffd(w15_thread_t *t, map_t *m)
+{
+    uintptr_t base = (uintptr_t)m->ptr;
+    size_t head = m->plo - base, tail = m->phi - base;
+    struct page_region v[32];
+    uintptr_t at = m->plo, next;
+    int r = 0;
+    if (m->all_next) {
+        /* everything now; the written state cleared first */
+        while (at < m->phi) {
+            long n = uffd_scan(at, m->phi, v, 32, &next);
+            if (n < 0)
+                break;
+            at = next;
+        }
+        if (at < m->phi)
+            to_compare(m);
+        m->all_next = 0;
+        return record_range(t, m, 0, m->length);
+    }
+    if (head && (r = record_diff(t, m, 0, head)))
+        return r;
+    while (at < m->phi) {
+        long n = uffd_scan(at, m->phi, v, 32, &next);
+        if (n < 0) {
+            to_compare(m);
+            return record_diff(t, m, head, m->length - head);
+        }
+        for (long i = 0; i < n; i++)
+            if ((r = record_diff(t, m, (size_t)(v[i].start - base), (size_t)(v[i].end - v[i].start))))
+                return r;
+        at = next;
+    }
+    if (tail < m->length && (r = record_diff(t, m, tail, m->length - tail)))
+        return r;
+    return 0;
+}
+
 /* A persistent mapping's changes since the last capture.  0, -1, -2 as
  * record_range. */
 static int capture(w15_thread_t *t, map_t *m)
 {
+    if (atomic_load(&m->mode) == M_UFFD)
+        return capture_uffd(t, m);
     if (atomic_load(&m->mode) == M_COMPARE_PENDING)
         to_compare(m);
     if (atomic_load(&m->mode) == M_COMPARE) {
@@ -1112,7 +1322,13 @@ static void protect_setup(map_t *m)
     uintptr_t a = (uintptr_t)m->ptr;
     m->plo = (a + page_size - 1) & ~(uintptr_t)(page_size - 1);
     m->phi = (a + m->length) & ~(uintptr_t)(page_size - 1);
-    if (m->phi <= m->plo || w15_cfg.maps_compare || !fault_handler_installed())
+    if (m->phi <= m->plo || w15_cfg.maps_compare)
+        goto compare;
+    if (uffd_ready() && uffd_register(m->plo, m->phi) == 0) {
+        atomic_store(&m->mode, M_UFFD);
+        return;
+    }
+    if (!fault_handler_installed())
         goto compare;
     size_t np = (m->phi - m->plo) / page_size;
     m->dirty = calloc((np + 63) / 64, sizeof *m->dirty);

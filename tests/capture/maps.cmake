@@ -1,9 +1,13 @@
 # maps.cmake -- mapped buffers (wip15BufferWrite; docs/FORMAT.md "Mapped buffers").
 #
-# Tests capture.maps.<case> (WIP15_MAPS=protect, the default: persistent
-# mappings watched through write-protected pages) and
-# capture.maps.<case>.compare (WIP15_MAPS=compare: compared whole at each
-# consuming call).  Each runs maps_app <case> (desktop GL 4.5 core, EGL
+# Tests capture.maps.<case> (WIP15_MAPS=auto, the default: persistent
+# mappings watched by the kernel's write tracking where it exists, Linux
+# 6.7+, else through write-protected pages), capture.maps.<case>.protect
+# (WIP15_MAPS=protect: write-protected pages and the SIGSEGV handler, as on
+# older kernels) and capture.maps.<case>.compare (WIP15_MAPS=compare:
+# compared whole at each consuming call).  syscall_raw (system calls no
+# wrapper sees) runs as capture.maps.syscall_raw (WIP15_MAPS=uffd; skipped
+# where the kernel lacks it) and .compare: page protection cannot see them.  Each runs maps_app <case> (desktop GL 4.5 core, EGL
 # surfaceless, llvmpipe) natively and under LD_PRELOAD=libwip15.so with
 # frame digests, then maps_check (the buffers rebuilt from the trace equal
 # every read-back; the wip15BufferWrite bytes are those the program
@@ -13,9 +17,9 @@
 set(W15MAPS_CASES map_buffer range_write range_invalidate range_unsync flush_explicit
     persistent_coherent persistent_barrier persistent_flush coherent_flush client_storage dsa
     read_only ring_coherent ring_flush ring_barrier sighandler read_mapping threads large implicit_end gpu_writes exit_mapped hot shared syscall_read syscall_more)
-set(W15MAPS_TESTS "")
+set(W15MAPS_TESTS capture.maps.syscall_raw capture.maps.syscall_raw.compare)
 foreach(c IN LISTS W15MAPS_CASES)
-  list(APPEND W15MAPS_TESTS capture.maps.${c} capture.maps.${c}.compare)
+  list(APPEND W15MAPS_TESTS capture.maps.${c} capture.maps.${c}.protect capture.maps.${c}.compare)
 endforeach()
 
 pkg_check_modules(W15MAPS_GL QUIET IMPORTED_TARGET opengl)
@@ -51,17 +55,18 @@ endif()
 add_executable(w15_maps_check ${CMAKE_CURRENT_SOURCE_DIR}/maps_check.c)
 target_link_libraries(w15_maps_check PRIVATE wip15format PkgConfig::W15MAPS_XXH)
 
+function(w15maps_test t c mode)
+  add_test(NAME ${t}
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/maps_run.py
+                   --preload ${_w15maps_preload} --check $<TARGET_FILE:w15_maps_check> ${_w15maps_replay}
+                   --mode ${mode} -- $<TARGET_FILE:w15_maps_app> ${c})
+  set_tests_properties(${t} PROPERTIES TIMEOUT 240 SKIP_RETURN_CODE 77)
+endfunction()
 foreach(c IN LISTS W15MAPS_CASES)
-  foreach(mode protect compare)
-    set(t capture.maps.${c})
-    if(mode STREQUAL "compare")
-      set(t ${t}.compare)
-    endif()
-    add_test(NAME ${t}
-             COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/maps_run.py
-                     --preload ${_w15maps_preload} --check $<TARGET_FILE:w15_maps_check> ${_w15maps_replay}
-                     --mode ${mode} -- $<TARGET_FILE:w15_maps_app> ${c})
-    set_tests_properties(${t} PROPERTIES TIMEOUT 240)
-  endforeach()
+  w15maps_test(capture.maps.${c} ${c} auto)
+  w15maps_test(capture.maps.${c}.protect ${c} protect)
+  w15maps_test(capture.maps.${c}.compare ${c} compare)
 endforeach()
+w15maps_test(capture.maps.syscall_raw syscall_raw uffd)
+w15maps_test(capture.maps.syscall_raw.compare syscall_raw compare)
 w15_sanitize(${W15MAPS_TESTS})

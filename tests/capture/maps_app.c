@@ -33,7 +33,9 @@
 #include <aio.h>
 #include <stdio.h>
 #include <sys/mman.h>
+#include <sys/utsname.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -1168,6 +1170,59 @@ typedef struct {
     void (*fn)(void);
 } case_t;
 
+/* System calls no library call of ours sees, writing into a persistent
+ * mapping: read(2) through syscall(2) (a pipe's bytes across a page
+ * boundary, a file's into whole pages) and uname(2) (a struct).  Only the
+ * kernel's own write tracking (WIP15_MAPS=uffd) and compare mode see
+ * them; page protection makes each fail with EFAULT (docs/FORMAT.md), so
+ * maps.cmake runs this case in those two modes only. */
+static void case_syscall_raw(void)
+{
+    buf_t b;
+    make_buffer(&b, 65536, 41, 1, GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT);
+    uint8_t *p = map_range(GL_ARRAY_BUFFER, 0, b.size, GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT);
+    char path[] = "/tmp/w15maps-XXXXXX";
+    int fd = mkstemp(path);
+    APP_CHECK(fd >= 0, "mkstemp failed");
+    unlink(path);
+    static uint8_t file[16384];
+    for (size_t i = 0; i < sizeof file; i++)
+        file[i] = (uint8_t)(i * 13 + 1);
+    APP_CHECK(write(fd, file, sizeof file) == (ssize_t)sizeof file, "write to the file failed");
+    static uint8_t src[8192];
+    for (unsigned r = 0; r < 3; r++) {
+        size_t n = 0;
+        int pp[2];
+        size_t off = 3000 + r * 500, len = 7000;
+        fill(&b, src, off, len, r);
+        APP_CHECK(pipe(pp) == 0, "pipe failed");
+        APP_CHECK(write(pp[1], src, len) == (ssize_t)len, "write to the pipe failed");
+        for (size_t got = 0; got < len;) {
+            long k = syscall(SYS_read, pp[0], p + off + got, len - got);
+            APP_CHECK(k > 0, "syscall(SYS_read) into the mapping failed (%s)", strerror(errno));
+            got += (size_t)k;
+        }
+        n += take(&b, p, off, len);
+        close(pp[0]);
+        close(pp[1]);
+        long k = syscall(SYS_pread64, fd, p + 20480 + r * 8192, (size_t)8192, (off_t)(r * 100));
+        APP_CHECK(k == 8192, "syscall(SYS_pread64) into the mapping failed (%s)", strerror(errno));
+        n += take(&b, p, 20480 + r * 8192, 8192);
+        /* a struct the kernel fills (the same in every run), over bytes
+         * the program set first: what changes there is not known ahead */
+        memset(p + 50000 + r * 1000, 0x5A, sizeof(struct utsname));
+        k = syscall(SYS_uname, (struct utsname *)(void *)(p + 50000 + r * 1000));
+        APP_CHECK(k == 0, "syscall(SYS_uname) into the mapping failed (%s)", strerror(errno));
+        take(&b, p, 50000 + r * 1000, sizeof(struct utsname));
+        expect(n, len + 8192 + sizeof(struct utsname)); /* equal bytes inside a span count too */
+        show(&b);
+        checkpoint(&b, "written by raw system calls");
+    }
+    close(fd);
+    unmap(GL_ARRAY_BUFFER);
+}
+
+
 static const case_t cases[] = {
     { "map_buffer", case_map_buffer },
     { "range_write", case_range_write },
@@ -1195,6 +1250,7 @@ static const case_t cases[] = {
     { "shared", case_shared },
     { "syscall_read", case_syscall_read },
     { "syscall_more", case_syscall_more },
+    { "syscall_raw", case_syscall_raw },
 };
 
 int main(int argc, char **argv)
