@@ -16,7 +16,7 @@
 # preloaded into the plain maps_app, without the replay step.
 set(W15MAPS_CASES map_buffer range_write range_invalidate range_unsync flush_explicit
     persistent_coherent persistent_barrier persistent_flush coherent_flush client_storage dsa
-    read_only ring_coherent ring_flush ring_barrier sighandler read_mapping threads large implicit_end gpu_writes exit_mapped hot shared syscall_read syscall_more)
+    read_only ring_coherent ring_flush ring_barrier sighandler read_mapping threads large implicit_end gpu_writes exit_mapped hot shared syscall_read syscall_more fork)
 set(W15MAPS_TESTS capture.maps.syscall_raw capture.maps.syscall_raw.compare)
 foreach(c IN LISTS W15MAPS_CASES)
   list(APPEND W15MAPS_TESTS capture.maps.${c} capture.maps.${c}.protect capture.maps.${c}.compare)

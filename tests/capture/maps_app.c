@@ -37,6 +37,7 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define W 64
@@ -1170,6 +1171,35 @@ typedef struct {
     void (*fn)(void);
 } case_t;
 
+/* fork with a persistent mapping: the child (no GL) writes its own copy of
+ * the pages and exits; the parent's writes before and after the fork, and
+ * not the child's, are in the trace (the kernel's write tracking and page
+ * protection must both survive the copy-on-write of a fork). */
+static void case_fork(void)
+{
+    buf_t b;
+    make_buffer(&b, 65536, 43, 1, GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT);
+    uint8_t *p = map_range(GL_ARRAY_BUFFER, 0, b.size, GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT);
+    for (unsigned r = 0; r < 3; r++) {
+        size_t n = write_span(&b, p, 0, 1000 + r * 9000, 5000, r);
+        fflush(stdout);
+        pid_t pid = fork();
+        APP_CHECK(pid >= 0, "fork failed (%s)", strerror(errno));
+        if (pid == 0) {
+            for (size_t i = 0; i < b.size; i += 97)
+                p[i] ^= 0xFF;
+            _exit(p[0] == 0x42 ? 3 : 0);
+        }
+        int st = 0;
+        APP_CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st), "the child did not exit");
+        n += write_span(&b, p, 0, 40000 + r * 4000, 3000, r + 7);
+        expect(n, n);
+        show(&b);
+        checkpoint(&b, "around a fork");
+    }
+    unmap(GL_ARRAY_BUFFER);
+}
+
 /* System calls no library call of ours sees, writing into a persistent
  * mapping: read(2) through syscall(2) (a pipe's bytes across a page
  * boundary, a file's into whole pages) and uname(2) (a struct).  Only the
@@ -1251,6 +1281,7 @@ static const case_t cases[] = {
     { "syscall_read", case_syscall_read },
     { "syscall_more", case_syscall_more },
     { "syscall_raw", case_syscall_raw },
+    { "fork", case_fork },
 };
 
 int main(int argc, char **argv)
