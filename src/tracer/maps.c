@@ -229,7 +229,9 @@ typedef struct map {
     uint32_t access;         /* GL_MAP_* bits (glMapBuffer's access translated) */
     uint8_t *shadow;         /* persistent: bytes as last recorded; otherwise the
                               * copy taken at map time, or NULL */
+    size_t shadow_cap;       /* its allocated size (>= length: a reused spare) */
     int all_next;            /* the next capture records the whole range */
+    int ending;              /* the unmap's diff: the shadow is not kept up to date */
     int pinned;              /* GL_AMD_pinned_memory: the program's own memory */
     /* protect mode, per protected page (under maps_lock): hot pages are
      * left writable (and dirty) from one capture to the next */
@@ -245,6 +247,16 @@ static map_t *mlist;              /* every mapping (maps_lock) */
 static _Atomic int nmaps;         /* mappings in mlist */
 static _Atomic int npersistent;   /* persistent writable mappings in mlist */
 static size_t page_size;
+
+/* The last shadow freed, kept for the next mapping (maps_lock): a program
+ * that maps the same buffer again and again (a write-only map per frame)
+ * would otherwise get fresh memory each time and pay a page fault per
+ * 4 KiB of it on the copy, and the C library's trim of the heap on the
+ * free; about as much as the copy itself (docs/PERFORMANCE.md "Mapped
+ * buffers: the spare shadow").  Up to SPARE_MAX bytes are kept. */
+#define SPARE_MAX ((size_t)16 << 20)
+static uint8_t *spare;
+static size_t spare_cap;
 
 /* The fault handler's view: published mappings with protected pages. */
 #define MAX_SLOTS 4096
@@ -1052,7 +1064,8 @@ static int diff_block(w15_thread_t *t, map_t *m, size_t off, size_t k, int mark)
             for (size_t pg = p0; pg <= p1; pg++)
                 m->idle[pg] = 0;
         }
-        memcpy(m->shadow + off + start, a + start, end - start);
+        if (!m->ending)
+            memcpy(m->shadow + off + start, a + start, end - start);
         i = end;
     }
     return 0;
@@ -1302,6 +1315,38 @@ static int capture(w15_thread_t *t, map_t *m)
 /* ------------------------------------------------------------------ */
 /* Starting and ending mappings                                        */
 
+/* A shadow for m's `length` bytes (under maps_lock): the spare when it is
+ * large enough, else new memory.  0, or -1 out of memory. */
+static int shadow_get(map_t *m)
+{
+    if (spare && spare_cap >= m->length) {
+        m->shadow = spare;
+        m->shadow_cap = spare_cap;
+        spare = NULL;
+        return 0;
+    }
+    m->shadow = malloc(m->length);
+    m->shadow_cap = m->length;
+    return m->shadow ? 0 : -1;
+}
+
+/* m's shadow is no longer needed (under maps_lock): it becomes the spare
+ * when it fits SPARE_MAX and is larger than the spare there is. */
+static void shadow_put(map_t *m)
+{
+    uint8_t *s = m->shadow;
+    m->shadow = NULL;
+    if (!s)
+        return;
+    if (m->shadow_cap <= SPARE_MAX && (!spare || spare_cap < m->shadow_cap)) {
+        free(spare);
+        spare = s;
+        spare_cap = m->shadow_cap;
+    } else {
+        free(s);
+    }
+}
+
 /* Forget m (under maps_lock): its pages writable again, memory freed. */
 static void map_drop(map_t *m)
 {
@@ -1312,7 +1357,7 @@ static void map_drop(map_t *m)
     free(m->hot);
     free(m->idle);
     free(m->stamp);
-    free(m->shadow);
+    shadow_put(m);
     free(m);
 }
 
@@ -1387,8 +1432,7 @@ static void map_start(uint32_t group, uint32_t buffer, uint64_t offset, uint64_t
     m->pinned = pinned;
     int invalidated = (access & (GL_MAP_INVALIDATE_RANGE_BIT_ | GL_MAP_INVALIDATE_BUFFER_BIT_)) != 0;
     if (access & GL_MAP_PERSISTENT_BIT_) {
-        m->shadow = malloc(length);
-        if (!m->shadow || w15_guard_copy(m->shadow, p, length)) {
+        if (shadow_get(m) || w15_guard_copy(m->shadow, p, length)) {
             const char *why = m->shadow ? "unreadable" : "out of memory";
             if (pinned)
                 w15_msg("cannot follow the pinned memory of buffer %u (%s); the program's writes to it are not "
@@ -1396,7 +1440,7 @@ static void map_start(uint32_t group, uint32_t buffer, uint64_t offset, uint64_t
             else
                 w15_msg("cannot follow a persistent mapping of buffer %u (%s); its writes are not recorded",
                         buffer, why);
-            free(m->shadow);
+            shadow_put(m);
             free(m);
             return;
         }
@@ -1406,11 +1450,8 @@ static void map_start(uint32_t group, uint32_t buffer, uint64_t offset, uint64_t
     } else if (rec && !invalidated && !(access & GL_MAP_FLUSH_EXPLICIT_BIT_)) {
         /* the bytes before the program writes: only changes are recorded
          * at unmap (without this copy, the whole range is) */
-        m->shadow = malloc(length);
-        if (m->shadow && w15_guard_copy(m->shadow, p, length)) {
-            free(m->shadow);
-            m->shadow = NULL;
-        }
+        if (shadow_get(m) == 0 && w15_guard_copy(m->shadow, p, length))
+            shadow_put(m);
     }
     m->next = mlist;
     mlist = m;
@@ -1467,8 +1508,14 @@ static void on_unmap(w15_thread_t *t, uint32_t id, const w15_slot_t *args, int r
         if (rec) {
             if (m->access & GL_MAP_PERSISTENT_BIT_)
                 capture(t, m);
-            else if (!(m->access & GL_MAP_FLUSH_EXPLICIT_BIT_))
-                m->shadow ? record_diff(t, m, 0, m->length) : record_range(t, m, 0, m->length);
+            else if (m->access & GL_MAP_FLUSH_EXPLICIT_BIT_)
+                ; /* the flushes recorded what the program wrote */
+            else if (m->shadow) {
+                m->ending = 1;
+                record_diff(t, m, 0, m->length);
+            } else {
+                record_range(t, m, 0, m->length);
+            }
         }
         map_drop(m);
     }
