@@ -656,6 +656,14 @@ void w15_wtf_set_meta(w15_wtf_t *w, const char *key, const char *value)
         unlock(w);
         return;
     }
+    /* A pair already set is not set again (every new context of a program
+     * that makes hundreds reports the same renderer): the header holds it,
+     * and rebuilding the header at each one made the cost quadratic. */
+    for (uint32_t i = 0; i < w->nmetas; i++)
+        if (!strcmp(w->metas[i].key, key) && !strcmp(w->metas[i].value, value)) {
+            unlock(w);
+            return;
+        }
     meta_t *m = realloc(w->metas, (w->nmetas + 1) * sizeof *m);
     if (!m) {
         unlock(w);

@@ -74,6 +74,11 @@ if (mode === 'basic') {
     var marks = [];
     s.zones.forEach(function (z) { marks = marks.concat(z.marks); });
     check(marks.some(function (m) { return m.name === 'late' && m.value === 'after the header'; }), 'late metadata mark missing');
+    // a pair set again is not marked again; a changed value is
+    var late = marks.filter(function (m) { return m.name === 'late'; }).map(function (m) { return m.value; });
+    check(JSON.stringify(late) === JSON.stringify(['after the header', 'changed']),
+          'late metadata marks: ' + JSON.stringify(late) + ' (want the first value and the change, once each)');
+    check(!marks.some(function (m) { return m.name === 'renderer'; }), 'renderer set again after the header was marked again');
   }
 } else if (mode === 'rotate') {
   var files = [out, out.replace(/\.wtf-trace$/, '.1.wtf-trace'), out.replace(/\.wtf-trace$/, '.2.wtf-trace')];

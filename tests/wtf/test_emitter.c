@@ -130,6 +130,13 @@ static int mode_basic(const char *out)
     for (int i = 0; i < NTHREADS; i++)
         pthread_join(th[i], NULL);
     w15_wtf_set_meta(g_w, "late", "after the header");
+    /* pairs already set are not set again (a program making hundreds of
+     * contexts reports the same renderer for each): no second mark */
+    for (int i = 0; i < 3; i++) {
+        w15_wtf_set_meta(g_w, "late", "after the header");
+        w15_wtf_set_meta(g_w, "renderer", "llvmpipe (LLVM 15.0.6, 256 bits)");
+    }
+    w15_wtf_set_meta(g_w, "late", "changed");
     w15_wtf_close(g_w);
     /* expectations */
     printf("{\"files\":[{\"file\":\"%s\",\"zones\":[", out);
