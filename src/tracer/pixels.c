@@ -333,13 +333,39 @@ static int compressed_pack(int major, int minor, int64_t pack[4])
 }
 
 /* glGetCompressedTexImage(target, level): 1 with *l = where GL writes the
- * level (target_compressed_layout), else 0: not a desktop GL >= 1.3
- * target and level the context accepts (GL refuses, nothing is asked),
- * not compressed (GL refuses with GL_INVALID_OPERATION), or a layout the
- * tracer does not model.  Defined below. */
+ * level (target_compressed_layout; empty when the level is not compressed:
+ * GL refuses with GL_INVALID_OPERATION), else 0: not a desktop GL >= 1.3
+ * target and level the context accepts (GL refuses, nothing is asked), or
+ * a layout the tracer does not model.  Defined below. */
 static int target_compressed_layout(uint32_t target, int64_t level, w15_layout_t *l);
 
 static int teximage_refused(uint32_t target, int64_t level);
+
+/* The bytes a whole compressed level's layout covers (`ok`: the layout was
+ * found): W15_CS_REFUSED for the empty layout of a level that is not
+ * compressed (GL refuses the call and writes nothing), 0 when unknown. */
+static size_t compressed_level_bytes(int ok, const w15_layout_t *l)
+{
+    if (!ok)
+        return 0;
+    if (!l->rows && !l->span)
+        return W15_CS_REFUSED;
+    if (!l->rows || !l->images || !l->span)
+        return 0;
+    return (size_t)w15_layout_extent(l);
+}
+
+/* compressed_layout's answer r as the *_compressed_layout functions give
+ * it: 1 with *l, empty when the level is not compressed (GL refuses the
+ * call), else 0. */
+static int empty_if_refused(int r, w15_layout_t *l)
+{
+    if (r < 0) {
+        *l = (w15_layout_t){0};
+        return 1;
+    }
+    return r > 0;
+}
 
 size_t w15_compressed_bytes(uint32_t target, int64_t level)
 {
@@ -348,9 +374,7 @@ size_t w15_compressed_bytes(uint32_t target, int64_t level)
     if (w15_context_api(&major, &minor) == 1 && ver_at_least(major, minor, 1, 3) &&
         teximage_refused(target, level))
         return W15_CS_REFUSED;
-    if (!target_compressed_layout(target, level, &l) || !l.rows || !l.images || !l.span)
-        return 0;
-    return (size_t)w15_layout_extent(&l);
+    return compressed_level_bytes(target_compressed_layout(target, level, &l), &l);
 }
 
 /* Whether a GL error the tracer raises right after the program's call
@@ -583,12 +607,10 @@ static int texture_compressed_layout(uint32_t tex, int64_t level, int64_t w, int
 {
     int e = errno, faces, dims, r = 0;
     get_tex_level_fn get = texture_level(tex, level, &faces, &dims);
-    if (get && (r = compressed_layout(get, tex, level, dims, faces, -1, w, h, d, l)) < 0) {
-        *l = (w15_layout_t){0};
-        r = 1;
-    }
+    if (get)
+        r = compressed_layout(get, tex, level, dims, faces, -1, w, h, d, l);
     errno = e;
-    return r;
+    return empty_if_refused(r, l);
 }
 
 static int target_compressed_layout(uint32_t target, int64_t level, w15_layout_t *l)
@@ -604,7 +626,7 @@ static int target_compressed_layout(uint32_t target, int64_t level, w15_layout_t
     int e = errno;
     r = compressed_layout(get, target, level, dims, 1, dims == 3, -1, -1, -1, l);
     errno = e;
-    return r > 0;
+    return empty_if_refused(r, l);
 }
 
 /* GL_EXT_direct_state_access's level queries take the texture (or texture
@@ -674,8 +696,8 @@ size_t w15_teximage_ext_bytes(int multi, uint32_t obj, uint32_t target, int64_t 
 
 /* glGetCompressedTextureImageEXT / glGetCompressedMultiTexImageEXT: 1 with
  * *l = where GL writes the compressed level (compressed_layout through
- * ext_texture_level); 0 when it cannot be asked so, the level is not
- * compressed (GL refuses the call) or its layout is not modelled. */
+ * ext_texture_level; empty when the level is not compressed: GL refuses
+ * the call); 0 when it cannot be asked so or its layout is not modelled. */
 static int ext_compressed_layout(int multi, uint32_t obj, uint32_t target, int64_t level, w15_layout_t *l)
 {
     int e = errno, dims, r = 0;
@@ -683,15 +705,13 @@ static int ext_compressed_layout(int multi, uint32_t obj, uint32_t target, int64
     if (get)
         r = compressed_layout(get, obj, level, dims, 1, dims == 3, -1, -1, -1, l);
     errno = e;
-    return r > 0;
+    return empty_if_refused(r, l);
 }
 
 size_t w15_compressed_ext_bytes(int multi, uint32_t obj, uint32_t target, int64_t level)
 {
     w15_layout_t l;
-    if (!ext_compressed_layout(multi, obj, target, level, &l) || !l.rows || !l.images || !l.span)
-        return 0;
-    return (size_t)w15_layout_extent(&l);
+    return compressed_level_bytes(ext_compressed_layout(multi, obj, target, level, &l), &l);
 }
 
 /* glGetTexImage and glGetCompressedTexImage: whether GL refuses (target,

@@ -120,7 +120,10 @@ EXPECT = {
         ('glGetCompressedTextureImage', 0, 3, ('digest', 'glGetCompressedTextureImage')),
         ('glGetCompressedTextureImageEXT', 0, 3, ('digest', 'glGetCompressedTextureImageEXT')),
         ('glGetCompressedMultiTexImageEXT', 0, 3, ('digest', 'glGetCompressedMultiTexImageEXT')),
-        ('glGetCompressedTexImage', 1, 2, ('ptr',)),  # GL writes nothing: no size
+        # not compressed: GL refuses the call and writes nothing (an empty digest)
+        ('glGetCompressedTexImage', 1, 2, ('spans', 'glGetCompressedTexImageUncompressed')),
+        ('glGetCompressedTextureImageEXT', 1, 3, ('spans', 'glGetCompressedTextureImageEXTUncompressed')),
+        ('glGetCompressedMultiTexImageEXT', 1, 3, ('spans', 'glGetCompressedMultiTexImageEXTUncompressed')),
         ('glGetTexImage', 0, 4, ('digest', 'glGetTexImage')),
         ('glGetTextureImageEXT', 0, 5, ('digest', 'glGetTextureImageEXT')),
         ('glGetMultiTexImageEXT', 0, 5, ('digest', 'glGetMultiTexImageEXT')),

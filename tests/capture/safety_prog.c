@@ -617,7 +617,7 @@ static void case_readback(void)
     printf("debug errors %d\n", debug_errors);
     /* a compressed level: its size asked of GL
      * (GL_TEXTURE_COMPRESSED_IMAGE_SIZE); an uncompressed one: GL refuses
-     * (GL_INVALID_OPERATION) and writes nothing, the pointer alone */
+     * (GL_INVALID_OPERATION) and writes nothing, an empty digest */
     GLuint ctex;
     glGenTextures(1, &ctex);
     glBindTexture(GL_TEXTURE_2D, ctex);
@@ -653,6 +653,13 @@ static void case_readback(void)
     glBindTexture(GL_TEXTURE_2D, tex);
     glGetCompressedTexImage(GL_TEXTURE_2D, 0, cbuf);
     err("glGetCompressedTexImage uncompressed");
+    readback("glGetCompressedTexImageUncompressed", cbuf, 0);
+    get_ctex_ext(tex, GL_TEXTURE_2D, 0, cbuf);
+    err("glGetCompressedTextureImageEXT uncompressed");
+    readback("glGetCompressedTextureImageEXTUncompressed", cbuf, 0);
+    get_cmulti_ext(GL_TEXTURE0, GL_TEXTURE_2D, 0, cbuf);
+    err("glGetCompressedMultiTexImageEXT uncompressed");
+    readback("glGetCompressedMultiTexImageEXTUncompressed", cbuf, 0);
     /* its size asked of GL (the level's width and height) */
     uint8_t tx2[16];
     glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, tx2);
