@@ -23,7 +23,8 @@
  * eglQuerySurface, only where the EGL error is EGL_SUCCESS anyway (after an
  * EGL call that succeeded, egl_clean) or is about to be replaced (before a
  * swap): the program's eglGetError never sees ours.  The size is checked at
- * every MakeCurrent, then once per frame: at the first call after the swap
+ * every MakeCurrent (for a GLX drawable whose size is already written,
+ * without waiting: recheck_send), then once per frame: at the first call after the swap
  * that draws, clears, reads or consumes (where Mesa itself asks the X
  * server for the size of the new back buffer; EGL only while egl_clean),
  * else before the swap.  One table remembers the last size written per
@@ -63,6 +64,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "funcs.h"
 
@@ -85,6 +87,12 @@ typedef struct surf {
     uint64_t draw, read;   /* the current drawables (0: none) */
     int w, h;              /* draw's size at its last check (0: unknown) */
     int pending;           /* draw's size is to be checked (a swap happened) */
+    /* a size request sent at MakeCurrent whose reply is taken later
+     * (recheck_send / recheck_take) */
+    int ck_out;
+    void *ck_conn;
+    unsigned ck_seq;
+    uint64_t ck_draw;
     /* frame digests */
     int caps_known;
     uint32_t caps;         /* W15_RS_* (wip15/readstate.h) */
@@ -412,6 +420,23 @@ static int dsize_changed(int kind, uint64_t d, int w, int h)
     return news;
 }
 
+/* The last size written for drawable (kind, d), if it is still in the
+ * table: 1 with *w, *h. */
+static int dsize_known(int kind, uint64_t d, int *w, int *h)
+{
+    int found = 0;
+    pthread_mutex_lock(&surf_lock);
+    for (int i = 0; i < NDRAW; i++)
+        if (dtab[i].kind == kind && dtab[i].handle == d && dtab[i].w > 0 && dtab[i].h > 0) {
+            *w = dtab[i].w;
+            *h = dtab[i].h;
+            found = 1;
+            break;
+        }
+    pthread_mutex_unlock(&surf_lock);
+    return found;
+}
+
 /* GLX through XCB: GetDrawableAttributes on the program's connection, the
  * error (if any) returned with the reply. */
 typedef struct { unsigned int sequence; } xcb_cookie_t_;
@@ -437,6 +462,86 @@ static void xcb_init(void)
         x_get_xcb = NULL;
 }
 
+/* Our own connection to the program's X server, for the size requests
+ * whose replies are taken later (recheck_send): the program may close its
+ * display in between, and nothing of ours then touches its connection.
+ * One, to the display first asked for; opened at the first need, and again
+ * in a forked child (which leaves the parent's alone).  NULL when it cannot
+ * be had (the size is then asked on the program's connection, waited for). */
+typedef void *(*xcb_connect_fn)(const char *name, int *screen);
+typedef int (*xcb_has_error_fn)(void *conn);
+typedef const char *(*x_display_string_fn)(void *dpy);
+static pthread_mutex_t own_lock = PTHREAD_MUTEX_INITIALIZER;
+static void *own_conn;
+static char own_name[256];
+static pid_t own_pid;
+static int own_failed;
+
+static void *own_connection(void *dpy)
+{
+    static xcb_connect_fn connect_;
+    static xcb_has_error_fn has_error;
+    static x_display_string_fn display_string;
+    void *c = NULL;
+    pthread_mutex_lock(&own_lock);
+    if (own_pid != getpid()) {
+        own_pid = getpid();
+        own_conn = NULL;
+        own_name[0] = 0;
+    }
+    if (!connect_ && !own_failed) {
+        void *hx = dlopen("libxcb.so.1", RTLD_LAZY | RTLD_NOLOAD);
+        void *h11 = dlopen("libX11.so.6", RTLD_LAZY | RTLD_NOLOAD);
+        if (hx && h11) {
+            connect_ = (xcb_connect_fn)w15_real_dlsym(hx, "xcb_connect");
+            has_error = (xcb_has_error_fn)w15_real_dlsym(hx, "xcb_connection_has_error");
+            display_string = (x_display_string_fn)w15_real_dlsym(h11, "XDisplayString");
+        }
+        if (!connect_ || !has_error || !display_string) {
+            connect_ = NULL;
+            own_failed = 1;
+        }
+    }
+    const char *name = own_failed ? NULL : display_string(dpy);
+    if (name && !own_conn && strlen(name) < sizeof own_name) {
+        void *nc = connect_(name, NULL);
+        if (nc && !has_error(nc)) {
+            own_conn = nc;
+            strcpy(own_name, name);
+        } else {
+            own_failed = 1; /* (a failed connection is kept: it holds no socket) */
+        }
+    }
+    if (own_conn && name && !strcmp(name, own_name))
+        c = own_conn;
+    pthread_mutex_unlock(&own_lock);
+    return c;
+}
+
+/* The reply to GetDrawableAttributes `seq` on conn (waited for): 1 with
+ * the width and height, else 0. */
+static int gda_take(void *conn, unsigned seq, int *w, int *h)
+{
+    void *err = NULL;
+    uint8_t *r = xcb_gda_reply(conn, (xcb_cookie_t_){seq}, &err);
+    free(err);
+    if (!r)
+        return 0;
+    uint32_t n;
+    memcpy(&n, r + 8, 4); /* num_attribs; the pairs follow the 32-byte reply */
+    int got = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t kv[2];
+        memcpy(kv, r + 32 + 8 * (size_t)i, 8);
+        if (kv[0] == GLX_WIDTH_)
+            *w = (int)kv[1], got |= 1;
+        else if (kv[0] == GLX_HEIGHT_)
+            *h = (int)kv[1], got |= 2;
+    }
+    free(r);
+    return got == 3;
+}
+
 /* 1 with the size, 0 when unknown.  `safe_only`: only a query that cannot
  * reach the program (XCB), no glXQueryDrawable. */
 static int glx_size(void *dpy, uint64_t d, int safe_only, int *w, int *h)
@@ -444,26 +549,7 @@ static int glx_size(void *dpy, uint64_t d, int safe_only, int *w, int *h)
     pthread_once(&xcb_once, xcb_init);
     if (x_get_xcb) {
         void *conn = x_get_xcb(dpy);
-        if (!conn)
-            return 0;
-        void *err = NULL;
-        uint8_t *r = xcb_gda_reply(conn, xcb_gda(conn, (uint32_t)d), &err);
-        free(err);
-        if (!r)
-            return 0;
-        uint32_t n;
-        memcpy(&n, r + 8, 4); /* num_attribs; the pairs follow the 32-byte reply */
-        int got = 0;
-        for (uint32_t i = 0; i < n; i++) {
-            uint32_t kv[2];
-            memcpy(kv, r + 32 + 8 * (size_t)i, 8);
-            if (kv[0] == GLX_WIDTH_)
-                *w = (int)kv[1], got |= 1;
-            else if (kv[0] == GLX_HEIGHT_)
-                *h = (int)kv[1], got |= 2;
-        }
-        free(r);
-        return got == 3;
+        return conn && gda_take(conn, xcb_gda(conn, (uint32_t)d).sequence, w, h);
     }
     if (safe_only)
         return 0;
@@ -484,6 +570,16 @@ static int egl_size(void *dpy, uint64_t d, int *w, int *h)
     return qs(dpy, (void *)(uintptr_t)d, EGL_WIDTH_, w) && qs(dpy, (void *)(uintptr_t)d, EGL_HEIGHT_, h);
 }
 
+/* Drawable (kind, d) is w x h: wip15DrawableSize when that is news. */
+static void note_size(w15_thread_t *t, int kind, uint64_t d, int w, int h)
+{
+    if (dsize_changed(kind, d, w, h)) {
+        uint64_t v[3] = { d, (uint64_t)(int64_t)w, (uint64_t)(int64_t)h };
+        if (put_pseudo(t, W15F_wip15DrawableSize, v, 3))
+            dsize_changed(kind, d, 0, 0); /* not written: write it next time */
+    }
+}
+
 /* Check drawable d's size (the thread's current context's, kind s->kind)
  * and write wip15DrawableSize when it is news.  Returns 1 with *w, *h. */
 static int check_drawable(w15_thread_t *t, surf_t *s, uint64_t d, int safe_only, int *w, int *h)
@@ -491,12 +587,54 @@ static int check_drawable(w15_thread_t *t, surf_t *s, uint64_t d, int safe_only,
     int ok = s->kind == K_GLX ? glx_size(s->dpy, d, safe_only, w, h) : egl_size(s->dpy, d, w, h);
     if (!ok)
         return 0;
-    if (dsize_changed(s->kind, d, *w, *h)) {
-        uint64_t v[3] = { d, (uint64_t)(int64_t)*w, (uint64_t)(int64_t)*h };
-        if (put_pseudo(t, W15F_wip15DrawableSize, v, 3))
-            dsize_changed(s->kind, d, 0, 0); /* not written: write it next time */
-    }
+    note_size(t, s->kind, d, *w, *h);
     return 1;
+}
+
+/* MakeCurrent of a GLX drawable whose size was written before: that size
+ * is taken as the drawable's, and the request that checks it is sent on
+ * our own connection without waiting for the reply (recheck_take takes
+ * it).  A round trip to
+ * the X server inside every MakeCurrent costs the program its latency,
+ * and changed Mesa's own work in a program making many contexts
+ * (docs/PERFORMANCE.md "Start-up, short programs"): 1, or 0 when the size
+ * is to be checked now. */
+static int recheck_send(surf_t *s)
+{
+    int w, h;
+    if (s->kind != K_GLX || !dsize_known(K_GLX, s->draw, &w, &h))
+        return 0;
+    pthread_once(&xcb_once, xcb_init);
+    void *conn = x_get_xcb ? own_connection(s->dpy) : NULL;
+    if (!conn)
+        return 0;
+    s->ck_seq = xcb_gda(conn, (uint32_t)s->draw).sequence;
+    s->ck_conn = conn;
+    s->ck_draw = s->draw;
+    s->ck_out = 1;
+    s->w = w;
+    s->h = h;
+    return 1;
+}
+
+/* The reply to recheck_send's request, at the context's next call that
+ * draws, clears, reads or consumes, its swap or the thread's next
+ * MakeCurrent (always before its drawable changes): a size other than the
+ * one written goes into the trace there (with `rec`). */
+static void recheck_take(w15_thread_t *t, surf_t *s, int rec)
+{
+    if (!s || !s->ck_out)
+        return;
+    s->ck_out = 0;
+    int w, h;
+    if (!gda_take(s->ck_conn, s->ck_seq, &w, &h))
+        return;
+    if (s->ck_draw == s->draw) {
+        s->w = w;
+        s->h = h;
+    }
+    if (rec)
+        note_size(t, K_GLX, s->ck_draw, w, h);
 }
 
 /* The per-frame check of the draw drawable. */
@@ -720,6 +858,7 @@ void w15_surfaces_pre(w15_thread_t *t, uint32_t id, uint32_t flags, const w15_sl
     if (flags & W15_FN_FRAME_END) {
         surf_t *s = surf_of(t->ctx, 0);
         /* the swap of the draw drawable of the current context */
+        recheck_take(t, s, rec);
         if (!rec || !s || !s->draw || drawable_arg(&args[1]) != s->draw)
             return;
         write_config(t, s);
@@ -731,6 +870,7 @@ void w15_surfaces_pre(w15_thread_t *t, uint32_t id, uint32_t flags, const w15_sl
         return;
     }
     if (flags & W15_FN_MAKE_CURRENT) {
+        recheck_take(t, surf_of(t->ctx, 0), rec); /* before the drawable changes */
         mc_old = t->context;
         const w15_func_sig_t *f = &w15_funcs[id];
         void *ctx = f->context_param < f->nparams ? (void *)args[f->context_param].p : NULL;
@@ -750,6 +890,7 @@ void w15_surfaces_pre(w15_thread_t *t, uint32_t id, uint32_t flags, const w15_sl
      * first such call of a frame checks the drawable's size (an EGL one
      * while the EGL error is EGL_SUCCESS anyway, else at the swap) */
     surf_t *s = surf_of(t->ctx, 0);
+    recheck_take(t, s, rec);
     if (!rec || !s)
         return;
     if (!s->cfg_written)
@@ -799,7 +940,10 @@ void w15_surfaces_post(w15_thread_t *t, uint32_t id, uint32_t flags, const w15_s
         s->w = s->h = 0;
         s->pending = 1;
         if (rec && s->draw) {
-            check_frame(t, s, 0);
+            if (recheck_send(s))
+                s->pending = 0;
+            else
+                check_frame(t, s, 0);
             int w, h;
             if (s->read && s->read != s->draw)
                 check_drawable(t, s, s->read, 0, &w, &h);

@@ -5,7 +5,11 @@
 #   surfaces_glx.c  GLX under Xvfb: legacy (glXCreateContext on a visual),
 #                   compat (glXCreateNewContext), core 3.3
 #                   (glXCreateContextAttribsARB, a GLXWindow); --resize: an
-#                   XResizeWindow halfway, waited for (ConfigureNotify)
+#                   XResizeWindow halfway, waited for (ConfigureNotify);
+#                   --rebind: the context released halfway (resized there
+#                   with --resize) and made current again: the size the
+#                   tracer checks without waiting must still precede the
+#                   first draw
 #   surfaces_egl.c  EGL surfaceless, pbuffers: GLES 2 (Mesa's version
 #                   override makes it a real 2.0), GLES 3, GL core, GL
 #                   compatibility; --second: a second pbuffer halfway;
@@ -44,7 +48,10 @@ set(_sf_glx_cases
   gl21.compat         "--ctx compat --frames 5"
   core.resize         "--ctx core --resize 33x77 --frames 8"
   core.single_srgb    "--ctx core --attr double=0,srgb=1,depth=0 --frames 5"
-  core.alpha_msaa     "--ctx core --attr alpha=8,samples=4 --resize 50x50 --frames 6")
+  core.alpha_msaa     "--ctx core --attr alpha=8,samples=4 --resize 50x50 --frames 6"
+  legacy.rebind       "--ctx legacy --rebind --frames 6"
+  compat.rebind_resize "--ctx compat --rebind --resize 72x44 --frames 6"
+  core.rebind_resize  "--ctx core --rebind --resize 48x64 --frames 6")
 set(_sf_egl_cases
   es2.second          "--api es2 --second 20x30 --frames 6"
   es3.second          "--api es3 --second 100x7 --frames 6"

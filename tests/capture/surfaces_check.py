@@ -124,6 +124,20 @@ def check(prog, calls, digests, start=0):
     sizes = [tuple(argval(x) for x in c["args"]) for c in calls if c["function"] == "wip15DrawableSize"]
     if sizes != prog["drawables"]:
         fail("wip15DrawableSize calls %s, the program's drawables %s" % (sizes, prog["drawables"]))
+    # a size learnt at a MakeCurrent (no swap since) comes before the first
+    # call after it that draws, clears or reads
+    last_mc, seen_use = None, False
+    for i, c in enumerate(calls):
+        f = c["function"]
+        if f in ("glXMakeCurrent", "glXMakeContextCurrent", "eglMakeCurrent"):
+            last_mc, seen_use = i, False
+        elif f in ("glXSwapBuffers", "eglSwapBuffers"):
+            last_mc = None
+        elif f in ("glClear", "glReadPixels") or f.startswith("glDraw"):
+            seen_use = True
+        elif f == "wip15DrawableSize" and last_mc is not None and seen_use:
+            fail("wip15DrawableSize (call %d) after a draw or read that followed the MakeCurrent at call %d"
+                 % (i, last_mc))
     # frame digests
     fds = [[argval(x) for x in c["args"]] for c in calls if c["function"] == "wip15FrameDigest"]
     swaps = [c for c in calls if c["function"] in ("glXSwapBuffers", "eglSwapBuffers")]

@@ -1,7 +1,7 @@
 /* surfaces_glx -- a GLX program for capture.surfaces.* (surfaces.cmake).
  *
  *   surfaces_glx [--ctx legacy|compat|core] [--attr K=V,...] [--size WxH]
- *                [--frames N] [--resize WxH] [--list]
+ *                [--frames N] [--resize WxH] [--rebind] [--list]
  *
  * --ctx: legacy = glXChooseVisual + glXCreateContext + glXMakeCurrent on
  * the window; compat = glXCreateNewContext + glXMakeCurrent on the window;
@@ -15,7 +15,12 @@
  *   drawable ID W H        (at MakeCurrent, and after each resize)
  *   digest ... / state ok FRAME     (surfaces_common.h)
  * --resize: after half the frames, XResizeWindow, wait for the
- * ConfigureNotify with the new size, go on drawing at that size. */
+ * ConfigureNotify with the new size, go on drawing at that size.
+ * --rebind: after half the frames, release the context (MakeCurrent of
+ * None), resize there if --resize is given, and make the context current
+ * on the window again (the tracer knows the drawable's size by then and
+ * checks it without waiting; the new size must still come before the
+ * first draw). */
 #define GL_GLEXT_PROTOTYPES 1
 #include "surfaces_common.h"
 
@@ -63,7 +68,7 @@ int main(int argc, char **argv)
 {
     sf_name = "surfaces_glx";
     const char *ctxkind = "compat", *attrs = "";
-    int w = 61, h = 37, frames = 4, rw = 0, rh = 0, list = 0;
+    int w = 61, h = 37, frames = 4, rw = 0, rh = 0, list = 0, rebind = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--ctx") && i + 1 < argc)
             ctxkind = argv[++i];
@@ -77,6 +82,8 @@ int main(int argc, char **argv)
             frames = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--list"))
             list = 1;
+        else if (!strcmp(argv[i], "--rebind"))
+            rebind = 1;
         else
             sf_fail("usage: bad argument '%s'", argv[i]);
     }
@@ -207,6 +214,9 @@ int main(int argc, char **argv)
     sf_ctx_t c;
     sf_init(&c, getproc, got[7] != 0);
     for (int f = 0; f < frames; f++) {
+        if (rebind && f == frames / 2)
+            SF_CHECK(core ? glXMakeContextCurrent(dpy, None, None, NULL) : glXMakeCurrent(dpy, None, NULL),
+                     "releasing the context failed");
         if (rw && f == frames / 2) {
             XResizeWindow(dpy, win, (unsigned)rw, (unsigned)rh);
             XFlush(dpy);
@@ -228,6 +238,9 @@ int main(int argc, char **argv)
             h = rh;
             printf("drawable %lu %d %d\n", (unsigned long)draw, w, h);
         }
+        if (rebind && f == frames / 2)
+            SF_CHECK(core ? glXMakeContextCurrent(dpy, draw, draw, ctx) : glXMakeCurrent(dpy, draw, ctx),
+                     "making the context current again failed");
         sf_frame(&c, f, w, h, do_swap, NULL);
     }
     glXMakeCurrent(dpy, None, NULL);
