@@ -24,9 +24,7 @@
  * EGL call that succeeded, egl_clean) or is about to be replaced (before a
  * swap): the program's eglGetError never sees ours.  The size is checked at
  * every MakeCurrent (for a GLX drawable whose size is already written,
- * without waiting: recheck_send; for a window the tracer's own connection
- * follows by its ConfigureNotify events, without asking: win_follow), then
- * once per frame: at the first call after the swap
+ * without waiting: recheck_send), then once per frame: at the first call after the swap
  * that draws, clears, reads or consumes (where Mesa itself asks the X
  * server for the size of the new back buffer; EGL only while egl_clean),
  * else before the swap.  One table remembers the last size written per
@@ -464,24 +462,6 @@ static void xcb_init(void)
         x_get_xcb = NULL;
 }
 
-/* Windows whose size our own connection follows (StructureNotify on it):
- * ConfigureNotify events bring every new size, so the per-frame check asks
- * the server nothing (a round trip per frame cost glxgears ~12 % of its
- * frame rate: docs/PERFORMANCE.md).  The server sends the event to every
- * client that selected it when it resizes the window, before it answers
- * any later request, so the new size is in our socket by the time the
- * program or Mesa can have learnt it.  A drawable that is not a window
- * (pbuffer, pixmap, GLXWindow) is asked as before.  Under own_lock. */
-#define NWIN 64
-enum { WIN_FREE = 0, WIN_TRACKED, WIN_NOT };
-static struct win {
-    uint32_t id;
-    int state;
-    int w, h;
-    uint64_t used;
-} wtab[NWIN];
-static uint64_t wclock;
-
 /* Our own connection to the program's X server, for the size requests
  * whose replies are taken later (recheck_send): the program may close its
  * display in between, and nothing of ours then touches its connection.
@@ -508,7 +488,6 @@ static void *own_connection(void *dpy)
         own_pid = getpid();
         own_conn = NULL;
         own_name[0] = 0;
-        memset(wtab, 0, sizeof wtab);
     }
     if (!connect_ && !own_failed) {
         void *hx = dlopen("libxcb.so.1", RTLD_LAZY | RTLD_NOLOAD);
@@ -563,128 +542,14 @@ static int gda_take(void *conn, unsigned seq, int *w, int *h)
     return got == 3;
 }
 
-
-typedef struct { unsigned int sequence; } xcb_void_cookie_t_;
-typedef xcb_void_cookie_t_ (*xcb_cwa_fn)(void *conn, uint32_t window, uint32_t mask, const void *values);
-typedef void *(*xcb_check_fn)(void *conn, xcb_void_cookie_t_ cookie);
-typedef void *(*xcb_poll_fn)(void *conn);
-static xcb_cwa_fn xcb_cwa_checked;
-static xcb_check_fn xcb_request_check_;
-static xcb_poll_fn xcb_poll_event;
-
-static struct win *win_find(uint32_t id)
-{
-    for (int i = 0; i < NWIN; i++)
-        if (wtab[i].state != WIN_FREE && wtab[i].id == id)
-            return &wtab[i];
-    return NULL;
-}
-
-/* Take the events our connection has (without waiting). */
-static void win_events(void)
-{
-    enum { CONFIGURE_NOTIFY = 22, DESTROY_NOTIFY = 17 };
-    uint8_t *ev;
-    while ((ev = xcb_poll_event(own_conn)) != NULL) {
-        uint32_t id;
-        memcpy(&id, ev + 8, 4); /* the window (ConfigureNotify, DestroyNotify) */
-        struct win *e = (ev[0] & 0x7f) == CONFIGURE_NOTIFY || (ev[0] & 0x7f) == DESTROY_NOTIFY ? win_find(id) : NULL;
-        if (e && (ev[0] & 0x7f) == DESTROY_NOTIFY) {
-            e->state = WIN_FREE;
-        } else if (e && e->state == WIN_TRACKED) {
-            uint16_t w16, h16;
-            memcpy(&w16, ev + 20, 2);
-            memcpy(&h16, ev + 22, 2);
-            e->w = w16;
-            e->h = h16;
-        }
-        free(ev);
-    }
-}
-
-/* Drawable d's size from the events, when our connection follows it (own_lock). */
-static int win_size_locked(uint32_t d, int *w, int *h)
-{
-    if (!own_conn || !xcb_poll_event)
-        return 0;
-    win_events();
-    struct win *e = win_find(d);
-    if (!e || e->state != WIN_TRACKED)
-        return 0;
-    e->used = ++wclock;
-    *w = e->w;
-    *h = e->h;
-    return 1;
-}
-
-/* Start following drawable d of dpy (a first size check asked the program's
- * connection): StructureNotify selected on it through our connection, then
- * its size asked there, after the selection (a resize in between brings an
- * event).  Two round trips, once per window. */
-static void win_follow(void *dpy, uint32_t d)
-{
-    void *conn = own_connection(dpy);
-    if (!conn)
-        return;
-    pthread_mutex_lock(&own_lock);
-    if (!xcb_poll_event) {
-        void *hx = dlopen("libxcb.so.1", RTLD_LAZY | RTLD_NOLOAD);
-        if (hx) {
-            xcb_cwa_checked = (xcb_cwa_fn)w15_real_dlsym(hx, "xcb_change_window_attributes_checked");
-            xcb_request_check_ = (xcb_check_fn)w15_real_dlsym(hx, "xcb_request_check");
-            xcb_poll_event = (xcb_poll_fn)w15_real_dlsym(hx, "xcb_poll_for_event");
-        }
-        if (!xcb_cwa_checked || !xcb_request_check_)
-            xcb_poll_event = NULL;
-    }
-    if (!xcb_poll_event || conn != own_conn || win_find(d)) {
-        pthread_mutex_unlock(&own_lock);
-        return;
-    }
-    struct win *e = &wtab[0];
-    for (int i = 0; i < NWIN; i++) {
-        if (wtab[i].state == WIN_FREE) {
-            e = &wtab[i];
-            break;
-        }
-        if (wtab[i].used < e->used)
-            e = &wtab[i];
-    }
-    /* an evicted window's events keep coming; they match no entry */
-    enum { CW_EVENT_MASK = 1u << 11, STRUCTURE_NOTIFY = 1u << 17 };
-    uint32_t mask = STRUCTURE_NOTIFY;
-    void *err = xcb_request_check_(conn, xcb_cwa_checked(conn, d, CW_EVENT_MASK, &mask));
-    e->id = d;
-    e->used = ++wclock;
-    e->state = WIN_NOT;
-    if (!err && gda_take(conn, xcb_gda(conn, d).sequence, &e->w, &e->h))
-        e->state = WIN_TRACKED;
-    free(err);
-    pthread_mutex_unlock(&own_lock);
-}
-
-/* Drawable d's size from the events, when our connection follows it. */
-static int win_size(uint64_t d, int *w, int *h)
-{
-    pthread_mutex_lock(&own_lock);
-    int known = own_pid == getpid() && win_size_locked((uint32_t)d, w, h);
-    pthread_mutex_unlock(&own_lock);
-    return known;
-}
-
 /* 1 with the size, 0 when unknown.  `safe_only`: only a query that cannot
  * reach the program (XCB), no glXQueryDrawable. */
 static int glx_size(void *dpy, uint64_t d, int safe_only, int *w, int *h)
 {
     pthread_once(&xcb_once, xcb_init);
     if (x_get_xcb) {
-        if (win_size(d, w, h))
-            return 1;
         void *conn = x_get_xcb(dpy);
-        if (!conn || !gda_take(conn, xcb_gda(conn, (uint32_t)d).sequence, w, h))
-            return 0;
-        win_follow(dpy, (uint32_t)d);
-        return 1;
+        return conn && gda_take(conn, xcb_gda(conn, (uint32_t)d).sequence, w, h);
     }
     if (safe_only)
         return 0;
@@ -1075,18 +940,10 @@ void w15_surfaces_post(w15_thread_t *t, uint32_t id, uint32_t flags, const w15_s
         s->w = s->h = 0;
         s->pending = 1;
         if (rec && s->draw) {
-            int fw, fh;
-            if (s->kind == K_GLX && win_size(s->draw, &fw, &fh)) {
-                /* a window our connection follows: its size is known */
-                s->w = fw;
-                s->h = fh;
+            if (recheck_send(s))
                 s->pending = 0;
-                note_size(t, K_GLX, s->draw, fw, fh);
-            } else if (recheck_send(s)) {
-                s->pending = 0;
-            } else {
+            else
                 check_frame(t, s, 0);
-            }
             int w, h;
             if (s->read && s->read != s->draw)
                 check_drawable(t, s, s->read, 0, &w, &h);
