@@ -626,8 +626,13 @@ static void recheck_take(w15_thread_t *t, surf_t *s, int rec)
     if (!s || !s->ck_out)
         return;
     s->ck_out = 0;
+    /* sent by the parent of a forked child: its connection is the
+     * parent's, and its reply the parent's to take */
+    pthread_mutex_lock(&own_lock);
+    int ours = own_pid == getpid() && s->ck_conn == own_conn;
+    pthread_mutex_unlock(&own_lock);
     int w, h;
-    if (!gda_take(s->ck_conn, s->ck_seq, &w, &h))
+    if (!ours || !gda_take(s->ck_conn, s->ck_seq, &w, &h))
         return;
     if (s->ck_draw == s->draw) {
         s->w = w;
