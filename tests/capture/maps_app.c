@@ -946,6 +946,20 @@ static void case_shared(void)
     eglDestroyContext(egl.dpy, sh.ctx);
 }
 
+/* An unlinked temporary file holding file[0..n), file[i] = i * mul + add
+ * (filled here): its descriptor. */
+static int pattern_file(uint8_t *file, size_t n, unsigned mul, unsigned add)
+{
+    char path[] = "/tmp/w15maps-XXXXXX";
+    int fd = mkstemp(path);
+    APP_CHECK(fd >= 0, "mkstemp failed");
+    unlink(path);
+    for (size_t i = 0; i < n; i++)
+        file[i] = (uint8_t)(i * mul + add);
+    APP_CHECK(write(fd, file, n) == (ssize_t)n, "write to the file failed");
+    return fd;
+}
+
 /* The kernel writes into a persistent mapping: read() from a pipe,
  * pread() from a file, readv() into two places (natively these never
  * fail; a write-protected page would make them fail with EFAULT). */
@@ -954,14 +968,8 @@ static void case_syscall_read(void)
     buf_t b;
     make_buffer(&b, 65536, 35, 1, GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT);
     uint8_t *p = map_range(GL_ARRAY_BUFFER, 0, b.size, GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT);
-    char path[] = "/tmp/w15maps-XXXXXX";
-    int fd = mkstemp(path);
-    APP_CHECK(fd >= 0, "mkstemp failed");
-    unlink(path);
     uint8_t src[20000];
-    for (size_t i = 0; i < sizeof src; i++)
-        src[i] = (uint8_t)(i * 7 + 3);
-    APP_CHECK(write(fd, src, sizeof src) == (ssize_t)sizeof src, "write to the file failed");
+    int fd = pattern_file(src, sizeof src, 7, 3);
     for (unsigned r = 0; r < 3; r++) {
         int pp[2];
         APP_CHECK(pipe(pp) == 0, "pipe failed");
@@ -1044,14 +1052,8 @@ static void case_syscall_more(void)
     buf_t b;
     make_buffer(&b, 65536, 37, 1, GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT);
     uint8_t *p = map_range(GL_ARRAY_BUFFER, 0, b.size, GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT);
-    char path[] = "/tmp/w15maps-XXXXXX";
-    int fd = mkstemp(path);
-    APP_CHECK(fd >= 0, "mkstemp failed");
-    unlink(path);
     static uint8_t file[65536];
-    for (size_t i = 0; i < sizeof file; i++)
-        file[i] = (uint8_t)(i * 11 + 5);
-    APP_CHECK(write(fd, file, sizeof file) == (ssize_t)sizeof file, "write to the file failed");
+    int fd = pattern_file(file, sizeof file, 11, 5);
     static uint8_t src[8192];
     for (unsigned r = 0; r < 3; r++) {
         size_t n = 0;
@@ -1211,14 +1213,8 @@ static void case_syscall_raw(void)
     buf_t b;
     make_buffer(&b, 65536, 41, 1, GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT);
     uint8_t *p = map_range(GL_ARRAY_BUFFER, 0, b.size, GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT);
-    char path[] = "/tmp/w15maps-XXXXXX";
-    int fd = mkstemp(path);
-    APP_CHECK(fd >= 0, "mkstemp failed");
-    unlink(path);
     static uint8_t file[16384];
-    for (size_t i = 0; i < sizeof file; i++)
-        file[i] = (uint8_t)(i * 13 + 1);
-    APP_CHECK(write(fd, file, sizeof file) == (ssize_t)sizeof file, "write to the file failed");
+    int fd = pattern_file(file, sizeof file, 13, 1);
     static uint8_t src[8192];
     for (unsigned r = 0; r < 3; r++) {
         size_t n = 0;
