@@ -252,8 +252,9 @@ static size_t page_size;
  * that maps the same buffer again and again (a write-only map per frame)
  * would otherwise get fresh memory each time and pay a page fault per
  * 4 KiB of it on the copy, and the C library's trim of the heap on the
- * free; about as much as the copy itself (docs/PERFORMANCE.md "Mapped
- * buffers: the spare shadow").  Up to SPARE_MAX bytes are kept. */
+ * free; about as much as the copy itself (docs/PERFORMANCE.md "Start-up,
+ * short programs, uploads, memory", session 9).  Up to SPARE_MAX bytes
+ * are kept. */
 #define SPARE_MAX ((size_t)16 << 20)
 static uint8_t *spare;
 static size_t spare_cap;

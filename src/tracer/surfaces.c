@@ -24,10 +24,10 @@
  * EGL call that succeeded, egl_clean) or is about to be replaced (before a
  * swap): the program's eglGetError never sees ours.  The size is checked at
  * every MakeCurrent (for a GLX drawable whose size is already written,
- * without waiting: recheck_send), then once per frame: at the first call after the swap
- * that draws, clears, reads or consumes (where Mesa itself asks the X
- * server for the size of the new back buffer; EGL only while egl_clean),
- * else before the swap.  One table remembers the last size written per
+ * without waiting: recheck_send), then once per frame: at the first call
+ * after the swap that draws, clears, reads or consumes (where Mesa itself
+ * asks the X server for the size of the new back buffer; EGL only while
+ * egl_clean), else before the swap.  One table remembers the last size written per
  * drawable (64 entries, least recently used out: a drawable evicted is
  * written again at its next check).
  *
@@ -87,12 +87,11 @@ typedef struct surf {
     uint64_t draw, read;   /* the current drawables (0: none) */
     int w, h;              /* draw's size at its last check (0: unknown) */
     int pending;           /* draw's size is to be checked (a swap happened) */
-    /* a size request sent at MakeCurrent whose reply is taken later
-     * (recheck_send / recheck_take) */
+    /* a size request for `draw` sent at MakeCurrent, its reply taken
+     * before the drawable changes (recheck_send / recheck_take) */
     int ck_out;
     void *ck_conn;
     unsigned ck_seq;
-    uint64_t ck_draw;
     /* frame digests */
     int caps_known;
     uint32_t caps;         /* W15_RS_* (wip15/readstate.h) */
@@ -395,21 +394,25 @@ static uint64_t dclock;
 
 /* Note drawable (kind, d) at w x h; returns 1 when that is news (first
  * sight, or another size than the last one written). */
+/* Drawable (kind, d)'s entry, or NULL (surf_lock held). */
+static struct dsize *dsize_find(int kind, uint64_t d)
+{
+    for (int i = 0; i < NDRAW; i++)
+        if (dtab[i].kind == kind && dtab[i].handle == d)
+            return &dtab[i];
+    return NULL;
+}
+
 static int dsize_changed(int kind, uint64_t d, int w, int h)
 {
     pthread_mutex_lock(&surf_lock);
-    struct dsize *e = NULL, *old = &dtab[0];
-    for (int i = 0; i < NDRAW; i++) {
-        if (dtab[i].kind == kind && dtab[i].handle == d) {
-            e = &dtab[i];
-            break;
-        }
-        if (dtab[i].used < old->used)
-            old = &dtab[i];
-    }
+    struct dsize *e = dsize_find(kind, d);
     int news = !e || e->w != w || e->h != h;
     if (!e) {
-        e = old;
+        e = &dtab[0]; /* the least recently used */
+        for (int i = 1; i < NDRAW; i++)
+            if (dtab[i].used < e->used)
+                e = &dtab[i];
         e->kind = kind;
         e->handle = d;
     }
@@ -424,15 +427,13 @@ static int dsize_changed(int kind, uint64_t d, int w, int h)
  * table: 1 with *w, *h. */
 static int dsize_known(int kind, uint64_t d, int *w, int *h)
 {
-    int found = 0;
     pthread_mutex_lock(&surf_lock);
-    for (int i = 0; i < NDRAW; i++)
-        if (dtab[i].kind == kind && dtab[i].handle == d && dtab[i].w > 0 && dtab[i].h > 0) {
-            *w = dtab[i].w;
-            *h = dtab[i].h;
-            found = 1;
-            break;
-        }
+    const struct dsize *e = dsize_find(kind, d);
+    int found = e && e->w > 0 && e->h > 0;
+    if (found) {
+        *w = e->w;
+        *h = e->h;
+    }
     pthread_mutex_unlock(&surf_lock);
     return found;
 }
@@ -594,11 +595,10 @@ static int check_drawable(w15_thread_t *t, surf_t *s, uint64_t d, int safe_only,
 /* MakeCurrent of a GLX drawable whose size was written before: that size
  * is taken as the drawable's, and the request that checks it is sent on
  * our own connection without waiting for the reply (recheck_take takes
- * it).  A round trip to
- * the X server inside every MakeCurrent costs the program its latency,
- * and changed Mesa's own work in a program making many contexts
- * (docs/PERFORMANCE.md "Start-up, short programs"): 1, or 0 when the size
- * is to be checked now. */
+ * it).  A round trip to the X server inside every MakeCurrent costs the
+ * program its latency, and changed Mesa's own work in a program making
+ * many contexts (docs/PERFORMANCE.md "Start-up, short programs"): 1, or 0
+ * when the size is to be checked now. */
 static int recheck_send(surf_t *s)
 {
     int w, h;
@@ -610,7 +610,6 @@ static int recheck_send(surf_t *s)
         return 0;
     s->ck_seq = xcb_gda(conn, (uint32_t)s->draw).sequence;
     s->ck_conn = conn;
-    s->ck_draw = s->draw;
     s->ck_out = 1;
     s->w = w;
     s->h = h;
@@ -634,12 +633,10 @@ static void recheck_take(w15_thread_t *t, surf_t *s, int rec)
     int w, h;
     if (!ours || !gda_take(s->ck_conn, s->ck_seq, &w, &h))
         return;
-    if (s->ck_draw == s->draw) {
-        s->w = w;
-        s->h = h;
-    }
+    s->w = w;
+    s->h = h;
     if (rec)
-        note_size(t, K_GLX, s->ck_draw, w, h);
+        note_size(t, K_GLX, s->draw, w, h);
 }
 
 /* The per-frame check of the draw drawable. */
