@@ -8,11 +8,15 @@
  * May use: rp.h, the reader's current operation (values are used in place
  * where their C layout allows: float, double and 64-bit arrays, raw blobs).
  * Must never: allocate per call (the executor's arena only), call GL other
- * than rp_gl_get_integer for buffer bindings.
+ * than to ask state: buffer bindings and pixel-store state
+ * (rp_gl_get_integer), and the extent of outputs GL sizes from its state
+ * (level_bytes, getter_elems: their errors dropped, an error GL held kept
+ * for the program's next glGetError).
  */
 #include <string.h>
 
 #include "compsize_ids.h"
+#include "funcs.h"
 #include "rp.h"
 
 /* The generated COMPSIZE helper instances (gen/compsize_ids.h): kind and
@@ -159,24 +163,21 @@ static int pixel_buffers(rp_exec_t *x)
     return x->ctx && ctx_at_least(x, 21, 30);
 }
 
-/* The bytes a pixel transfer of an image helper reads or writes, from the
- * pixel-store state of the replaying context (glGetIntegerv); UINT64_MAX
- * when it cannot tell. */
-static uint64_t image_bytes(rp_exec_t *x, const cs_inst_t *h, const rp_val_t *a, uint32_t ndone)
+/* The bytes a pixel transfer of a w x ht x d image of format/type reads or
+ * writes under the replaying context's pixel-store state (glGetIntegerv;
+ * pack: GL_PACK_*, else GL_UNPACK_*); 0 for an empty image, UINT64_MAX
+ * when it cannot tell.  Image height and skipped images count whenever
+ * the context has them: for a 2D image that is an upper bound. */
+static uint64_t store_bytes(rp_exec_t *x, int pack, uint32_t format, uint32_t type, int64_t w, int64_t ht,
+                            int64_t d)
 {
-    for (int k = 1; k <= 5; k++)
-        if (h->args[k] >= (int)ndone)
-            return UINT64_MAX;
-    int64_t w = h->args[3] >= 0 ? a[h->args[3]].i : 1, ht = h->args[4] >= 0 ? a[h->args[4]].i : 1,
-            d = h->args[5] >= 0 ? a[h->args[5]].i : 1;
     if (w <= 0 || ht <= 0 || d <= 0)
         return 0;
     if (w > (1 << 20) || ht > (1 << 20) || d > (1 << 20))
         return UINT64_MAX;
-    uint64_t bpp = pixel_bytes((uint32_t)a[h->args[1]].u, (uint32_t)a[h->args[2]].u);
+    uint64_t bpp = pixel_bytes(format, type);
     rp_ctx_t *c = x->ctx;
     int es2 = !c || (c->es && c->major < 3);
-    int pack = h->pack;
     int64_t align = rp_gl_get_integer(x, pack ? 0x0D05 : 0x0CF5), rowlen = 0, skipr = 0, skipp = 0,
             imgh = 0, skipi = 0;
     if (!es2) {
@@ -196,6 +197,135 @@ static uint64_t image_bytes(rp_exec_t *x, const cs_inst_t *h, const rp_val_t *a,
     return (uint64_t)(skipi > 0 ? skipi : 0) * img + (uint64_t)(skipr > 0 ? skipr : 0) * row +
            (uint64_t)(skipp > 0 ? skipp : 0) * bpp + (uint64_t)(d - 1) * img +
            (uint64_t)(ht - 1) * row + (uint64_t)w * bpp;
+}
+
+/* The bytes a pixel transfer of an image helper reads or writes, from its
+ * arguments and the pixel-store state; UINT64_MAX when it cannot tell. */
+static uint64_t image_bytes(rp_exec_t *x, const cs_inst_t *h, const rp_val_t *a, uint32_t ndone)
+{
+    for (int k = 1; k <= 5; k++)
+        if (h->args[k] >= (int)ndone)
+            return UINT64_MAX;
+    int64_t w = h->args[3] >= 0 ? a[h->args[3]].i : 1, ht = h->args[4] >= 0 ? a[h->args[4]].i : 1,
+            d = h->args[5] >= 0 ? a[h->args[5]].i : 1;
+    return store_bytes(x, h->pack, (uint32_t)a[h->args[1]].u, (uint32_t)a[h->args[2]].u, w, ht, d);
+}
+
+/* ---- outputs whose extent is GL state (glGetTexImage, ...) ----
+ * The recorded digest says how much the program's GL wrote.  A replay
+ * whose state differs (a damaged or edited trace, a driver that rounds a
+ * level differently) would let GL write more than that, so these outputs
+ * are also made as large as the replay's own state says.  The queries run
+ * between a glGetError before (an error GL held is the program's: its next
+ * glGetError gets it, rp_ctx_t.pending_error, as check.c does) and
+ * glGetErrors after (theirs are dropped). */
+static void quiet_begin(rp_exec_t *x)
+{
+    uint32_t (*ge)(void) = x->st->fn_get_error == UINT32_MAX ? NULL
+                           : (uint32_t(*)(void))rp_addr(x->st, x->st->fn_get_error);
+    uint32_t e = ge ? ge() : 0;
+    if (e && !x->ctx->pending_error)
+        x->ctx->pending_error = e;
+}
+
+static void quiet_end(rp_exec_t *x)
+{
+    uint32_t (*ge)(void) = x->st->fn_get_error == UINT32_MAX ? NULL
+                           : (uint32_t(*)(void))rp_addr(x->st, x->st->fn_get_error);
+    for (int k = 0; ge && k < 8 && ge(); k++)
+        ;
+}
+
+typedef void (*tex_level_fn)(uint32_t, int32_t, uint32_t, int32_t *);
+typedef void (*obj_level_fn)(uint32_t, uint32_t, int32_t, uint32_t, int32_t *);
+
+/* A level parameter of (obj, target, level): obj 0 with glGetTexLevelParameteriv,
+ * else the texture or texture unit of GL_EXT_direct_state_access. */
+static int32_t level_param(rp_exec_t *x, int ext, int multi, uint32_t obj, uint32_t target, int32_t level,
+                           uint32_t pname)
+{
+    int32_t v = 0;
+    if (!ext) {
+        tex_level_fn f = (tex_level_fn)rp_addr(x->st, W15F_glGetTexLevelParameteriv);
+        if (f)
+            f(target, level, pname, &v);
+    } else {
+        obj_level_fn f = (obj_level_fn)rp_addr(x->st, multi ? W15F_glGetMultiTexLevelParameterivEXT
+                                                            : W15F_glGetTextureLevelParameterivEXT);
+        if (f)
+            f(obj, target, level, pname, &v);
+    }
+    return v;
+}
+
+/* The most bytes a read-back of a whole texture level writes under the
+ * replay's state (helper kinds teximage*, compressed*); 0 for a level
+ * without an image, UINT64_MAX when not such an output. */
+static uint64_t level_bytes(rp_exec_t *x, const cs_inst_t *h, const rp_val_t *a, uint32_t ndone)
+{
+    enum { WIDTH = 0x1000, HEIGHT = 0x1001, DEPTH = 0x8071, COMPRESSED_IMAGE_SIZE = 0x86A0 };
+    int ext = strncmp(h->kind, "teximage_", 9) == 0 || strncmp(h->kind, "compressed_", 11) == 0;
+    int multi = ext && strstr(h->kind, "_multi") != NULL;
+    int comp = strncmp(h->kind, "compressed", 10) == 0;
+    if (!comp && strncmp(h->kind, "teximage", 8) != 0)
+        return UINT64_MAX;
+    int nargs = (ext ? 3 : 2) + (comp ? 0 : 2);
+    for (int k = 1; k <= nargs; k++)
+        if (h->args[k] < 0 || h->args[k] >= (int)ndone)
+            return UINT64_MAX;
+    const rp_val_t *p = &a[h->args[ext ? 2 : 1]];
+    uint32_t obj = ext ? (uint32_t)a[h->args[1]].u : 0, target = (uint32_t)p[0].u;
+    int32_t level = (int32_t)p[1].i;
+    quiet_begin(x);
+    int64_t w = level_param(x, ext, multi, obj, target, level, WIDTH);
+    int64_t ht = level_param(x, ext, multi, obj, target, level, HEIGHT);
+    int64_t d = level_param(x, ext, multi, obj, target, level, DEPTH);
+    uint64_t n;
+    if (!comp) {
+        n = store_bytes(x, 1, (uint32_t)p[2].u, (uint32_t)p[3].u, w, ht, d);
+    } else {
+        n = (uint64_t)(uint32_t)level_param(x, ext, multi, obj, target, level, COMPRESSED_IMAGE_SIZE);
+        /* GL_PACK_COMPRESSED_BLOCK_{WIDTH,HEIGHT,DEPTH,SIZE} (GL 4.2): whole
+         * blocks under the pack state's row length, image height and skips */
+        int64_t bw = rp_gl_get_integer(x, 0x912B), bh = rp_gl_get_integer(x, 0x912C),
+                bd = rp_gl_get_integer(x, 0x912D), bs = rp_gl_get_integer(x, 0x912E);
+        if (bs > 0 && bw > 0 && w > 0 && ht > 0 && d > 0 && w <= (1 << 20) && ht <= (1 << 20) && d <= (1 << 20)) {
+            int64_t rl = rp_gl_get_integer(x, 0x0D02), sp = rp_gl_get_integer(x, 0x0D04),
+                    sr = rp_gl_get_integer(x, 0x0D03), ih = rp_gl_get_integer(x, 0x806C),
+                    si = rp_gl_get_integer(x, 0x806B);
+            uint64_t cols = (uint64_t)((rl > w ? rl : w) + (sp > 0 ? sp : 0) + bw - 1) / (uint64_t)bw;
+            uint64_t rows = (uint64_t)((ih > ht ? ih : ht) + (sr > 0 ? sr : 0));
+            uint64_t layers = (uint64_t)(d + (si > 0 ? si : 0));
+            if (bh > 0)
+                rows = (rows + (uint64_t)bh - 1) / (uint64_t)bh;
+            if (bd > 0)
+                layers = (layers + (uint64_t)bd - 1) / (uint64_t)bd;
+            uint64_t blocks = cols * rows * layers * (uint64_t)bs;
+            if (blocks > n)
+                n = blocks;
+        }
+    }
+    quiet_end(x);
+    return n;
+}
+
+/* The most elements a getter of state-dependent extent writes (helper
+ * kinds pixelmap: a map of up to GL_MAX_PIXEL_MAP_TABLE entries; evalmap:
+ * up to GL_MAX_EVAL_ORDER^2 control points of 4 components); 0 when not
+ * such an output.  glGetUniform*v writes at most 16 values, less than any
+ * output is given (MIN_OUT). */
+static uint64_t getter_elems(rp_exec_t *x, const cs_inst_t *h)
+{
+    enum { MAX_EVAL_ORDER = 0x0D30, MAX_PIXEL_MAP_TABLE = 0x0D34 };
+    int pm = strcmp(h->kind, "pixelmap") == 0;
+    if (!pm && strcmp(h->kind, "evalmap") != 0)
+        return 0;
+    quiet_begin(x);
+    int64_t m = rp_gl_get_integer(x, pm ? MAX_PIXEL_MAP_TABLE : MAX_EVAL_ORDER);
+    quiet_end(x);
+    if (m <= 0 || m > (1 << 16))
+        m = 1 << 16;
+    return pm ? (uint64_t)m : (uint64_t)m * (uint64_t)m * 4;
 }
 
 /* rule_len, and for image helpers the bytes of the pixel transfer. */
@@ -737,6 +867,11 @@ int rp_decode(rp_exec_t *x, rp_call_t *c)
             uint64_t dig = dig_size(c, i);
             if (dig / csize[s->ctype] + 1 > n && dig)
                 n = dig / csize[s->ctype] + 1;
+            if (x->ctx && s->len_op == W15_LEN_HELPER && s->len_b < NCS) {
+                uint64_t most = getter_elems(x, &cs_table[s->len_b]);
+                if (most > n)
+                    n = most;
+            }
             size_t bytes = (size_t)n * csize[s->ctype];
             if (n > MAX_ELEMS)
                 return rp_cannot(x, c->fn, "parameter %s: output of %llu elements", pname(c->fn, i),
@@ -799,6 +934,11 @@ int rp_decode(rp_exec_t *x, rp_call_t *c)
                 n = want;
             if (dig > n)
                 n = dig;
+            if (x->ctx && s->len_op == W15_LEN_HELPER && s->len_b < NCS) {
+                uint64_t most = level_bytes(x, &cs_table[s->len_b], c->a, i);
+                if (most != UINT64_MAX && most > n)
+                    n = most; /* as much as the replay's level holds */
+            }
             if (n > (1ull << 31))
                 return rp_cannot(x, c->fn, "parameter %s: output of %llu bytes", pname(c->fn, i),
                                  (unsigned long long)n);

@@ -44,6 +44,16 @@ KIND:
              a zone per traced thread with its frames, and a native_gpu
              zone "<zone> GPU" of wip15.gpuFrame scopes holding the GPU
              time of the draws and clears.
+  bounded    PROGRAM is tests/replay/readback_egl (read-backs GL sizes from
+             a texture level; it prints "readback NAME SIZE XXH3" and
+             "error NAME 0x..." lines): traced without compression, the
+             replay --check finds no mismatch; then every recorded digest
+             of those read-backs is edited to 16 bytes (as a damaged trace
+             or a replay whose state differs would have it): the replay must
+             still give GL outputs as large as its own texture levels, so it
+             exits 1 with exactly one mismatch per edited read-back, never
+             dies of a signal, and the program's GL errors replay as they
+             were (GL_INVALID_ENUM kept across a read-back).
   progress   PROGRAM traced, replayed with --progress-after 0: progress
              lines on stderr ("progress: frame N, ...", then "replayed:
              frame <swaps>, ..."), stdout untouched; none with -q.
@@ -69,6 +79,7 @@ import random
 import re
 import shutil
 import signal
+import struct
 import subprocess
 import sys
 import tempfile
@@ -358,6 +369,49 @@ def kind_progress(a, path):
     print('ok: %d progress lines, none with -q or for a short replay' % len(lines))
 
 
+def kind_bounded(a, path):
+    r = run([a.wip15, 'trace', '-q', '--compression', 'none', '--stream', 'none', '-o', path, '--'] + a.prog)
+    if r.returncode == 77:
+        print(r.stdout, end='')
+        sys.exit(77)
+    if r.returncode != 0 or 'readback_egl: ok' not in r.stdout:
+        fail('traced program exited %d:\n%s%s' % (r.returncode, r.stdout, r.stderr))
+    reads = [(int(m.group(1)), int(m.group(2), 16))
+             for m in re.finditer(r'^readback \S+ (\d+) ([0-9a-f]{16})$', r.stdout, re.M)]
+    errors = re.findall(r'^error (\S+) (0x[0-9a-f]+)$', r.stdout, re.M)
+    if len(reads) != 7 or ('glEnable(0)', '0x0500') not in errors:
+        fail('unexpected program output:\n' + r.stdout)
+    done = re.compile(r'^checked (\d+) readbacks, \d+ frames, (\d+) error values: (\d+) mismatches$', re.M)
+    r = run([a.wip15, 'replay', '--check', path])
+    m = done.search(r.stdout)
+    if r.returncode != 0 or not m or int(m.group(1)) < 7 or int(m.group(2)) != len(errors):
+        fail('replay --check of the trace as recorded: exit %d\n%s%s' % (r.returncode, r.stdout, r.stderr))
+    data = bytearray(open(path, 'rb').read())
+    edited = 0
+    for size, h in set(reads):
+        old, new = struct.pack('<QQ', size, h), struct.pack('<QQ', 16, h)
+        at = data.find(old)
+        while at >= 0:
+            data[at:at + 16] = new
+            edited += 1
+            at = data.find(old, at + 16)
+    if edited != len(reads):
+        fail('found %d digest entries of the %d read-backs in the trace' % (edited, len(reads)))
+    with open(path, 'wb') as f:
+        f.write(data)
+    r = run([a.wip15, 'replay', '--check', path])
+    m = done.search(r.stdout)
+    if r.returncode != 1 or 'Sanitizer' in r.stderr or 'runtime error' in r.stderr:
+        fail('replay --check of the edited trace: exit %d (1 expected)\n%s%s' % (r.returncode, r.stdout,
+                                                                                 r.stderr[-3000:]))
+    differ = re.findall(r'parameter \w+: the 16 bytes read back differ', r.stderr)
+    if not m or int(m.group(3)) != edited or len(differ) != edited or int(m.group(2)) != len(errors):
+        fail('replay --check of the edited trace: %d mismatches expected, one per edited read-back:\n%s%s'
+             % (edited, r.stdout, r.stderr))
+    print('ok: %d read-backs edited to 16 bytes: %d mismatches, no crash, %s GL errors as recorded'
+          % (edited, edited, m.group(2)))
+
+
 def kind_data(a):
     kind_selfcheck(a, a.trace)
 
@@ -383,7 +437,8 @@ def kind_usage(a):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('kind', choices=['frames', 'selfcheck', 'gears', 'hostile', 'bench', 'data',
-                                     'usage', 'midstart', 'order', 'timing', 'progress', 'window'])
+                                     'usage', 'midstart', 'order', 'timing', 'progress', 'window',
+                                     'bounded'])
     ap.add_argument('--load-wtf')
     ap.add_argument('--wip15', default='wip15')
     ap.add_argument('--window', action='store_true')
@@ -415,6 +470,8 @@ def main():
             os.unlink(path)
         if a.kind == 'midstart':
             return kind_midstart(a, a.prog, path)
+        if a.kind == 'bounded':
+            return kind_bounded(a, path)
         if a.kind == 'gears':
             trace_for(a, a.prog, path, a.seconds)
         else:
