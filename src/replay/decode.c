@@ -354,6 +354,10 @@ static uint64_t data_len(rp_exec_t *x, const w15_param_sig_t *s, const w15_param
         const cs_inst_t *h = &cs_table[s->len_b];
         if (strcmp(h->kind, "image") == 0)
             return image_bytes(x, h, a, ndone);
+        if (strcmp(h->kind, "bitmap") == 0 && h->args[1] >= 0 && h->args[1] < (int)ndone && h->args[2] >= 0 &&
+            h->args[2] < (int)ndone) /* a byte per pixel: at least the bits GL reads */
+            return store_bytes(x, h->pack, 0x1900 /* COLOR_INDEX */, 0x1A00 /* BITMAP */, a[h->args[1]].i,
+                               a[h->args[2]].i, 1);
         int li = strcmp(h->kind, "indices") == 0, ll = !li && strcmp(h->kind, "lists") == 0;
         if ((li || ll) && h->args[1] >= 0 && (uint32_t)h->args[1] < ndone && h->args[2] >= 0 &&
             (uint32_t)h->args[2] < ndone) {
@@ -364,6 +368,32 @@ static uint64_t data_len(rp_exec_t *x, const w15_param_sig_t *s, const w15_param
         }
     }
     return rule_len(s, ps, np, a, ndone);
+}
+
+/* Elements an array input sized by a helper this file cannot compute from
+ * its arguments can hold at most, so that a damaged trace cannot make GL
+ * read far past the recorded ones: evaluator control points (glMap1*,
+ * glMap2*: stride x (order - 1) + up to 4 components, per direction), else
+ * `n` padded to HELPER_MIN_IN bytes (values of a pname, ...). */
+static uint64_t helper_in_elems(const w15_param_sig_t *s, const rp_val_t *a, uint32_t ndone, uint64_t n)
+{
+    const cs_inst_t *h = &cs_table[s->len_b];
+    int m1 = strcmp(h->kind, "map1") == 0, m2 = !m1 && strcmp(h->kind, "map2") == 0;
+    for (int k = 2; (m1 || m2) && k <= (m1 ? 3 : 5); k++)
+        if (h->args[k] < 0 || h->args[k] >= (int)ndone)
+            m1 = m2 = 0;
+    if (m1 || m2) {
+        uint64_t e = 4;
+        for (int k = 2; k <= (m1 ? 3 : 5); k += 2) {
+            int64_t stride = (int32_t)a[h->args[k]].i, order = (int32_t)a[h->args[k + 1]].i;
+            if (stride <= 0 || order <= 0)
+                return n; /* GL refuses the call (GL_INVALID_VALUE) */
+            e += (uint64_t)stride * (uint64_t)(order - 1);
+        }
+        return e > n ? e : n;
+    }
+    uint64_t pad = HELPER_MIN_IN / (csize[s->ctype] ? csize[s->ctype] : 8);
+    return n > pad ? n : pad;
 }
 
 static inline void store_elem(uint8_t *p, uint8_t ct, uint64_t v)
@@ -801,6 +831,8 @@ int rp_decode(rp_exec_t *x, rp_call_t *c)
             uint8_t ct = s->ctype;
             unsigned gt = obj_type(s);
             uint64_t want = rule_len(s, ps, np, c->a, i);
+            if (want == UINT64_MAX && s->len_op == W15_LEN_HELPER && s->len_b < NCS)
+                want = helper_in_elems(s, c->a, i, n);
             uint64_t alloc = n;
             if (want != UINT64_MAX && want > n) {
                 if (want > MAX_ELEMS)

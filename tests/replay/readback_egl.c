@@ -10,7 +10,9 @@
  * Prints "readback NAME SIZE XXH3" for each read-back and "error NAME 0x..."
  * for each glGetError, then "readback_egl: ok".  The test edits the
  * recorded sizes of these read-backs to 16 bytes: a replay must then give
- * GL an output as large as its own level, not 16 bytes. */
+ * GL an output as large as its own level, not 16 bytes.  Last, glMap1f
+ * with a stride of 65536 floats and order 2 (GL reads 65540 floats); the
+ * test edits the stride to 1048575: the replay must give GL that many. */
 #define APP_NAME "readback_egl"
 #include "app_common.h"
 #include "app_egl.h"
@@ -109,6 +111,13 @@ int main(void)
     cmulti_ext(GL_TEXTURE0, GL_TEXTURE_2D, 0, got);
     readback("glGetCompressedMultiTexImageEXT", got, csize);
     error("glGetCompressedMultiTexImageEXT");
+
+    /* evaluator control points: GL reads stride x (order - 1) + 4 floats */
+    static GLfloat pts[65536 + 4];
+    for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++)
+        pts[i] = (GLfloat)(i % 7);
+    glMap1f(GL_MAP1_VERTEX_4, 0.125f, 0.875f, 65536, 2, pts);
+    error("glMap1f");
 
     glDeleteTextures(2, tex);
     eglMakeCurrent(e.dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);

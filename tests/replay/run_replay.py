@@ -53,7 +53,10 @@ KIND:
              still give GL outputs as large as its own texture levels, so it
              exits 1 with exactly one mismatch per edited read-back, never
              dies of a signal, and the program's GL errors replay as they
-             were (GL_INVALID_ENUM kept across a read-back).
+             were (GL_INVALID_ENUM kept across a read-back); glMap1f's
+             stride is edited from 65536 to 1048575 floats: the replay gives
+             GL that many (zeros past the recorded ones), not the 65540 the
+             trace holds.
   progress   PROGRAM traced, replayed with --progress-after 0: progress
              lines on stderr ("progress: frame N, ...", then "replayed:
              frame <swaps>, ..."), stdout untouched; none with -q.
@@ -397,6 +400,13 @@ def kind_bounded(a, path):
             at = data.find(old, at + 16)
     if edited != len(reads):
         fail('found %d digest entries of the %d read-backs in the trace' % (edited, len(reads)))
+    # glMap1f(GL_MAP1_VERTEX_4, 0.125, 0.875, stride 65536, order 2): the
+    # stride (svari: uvari(v << 1), 3 bytes) becomes 1048575, as many bytes
+    old = struct.pack('<ff', 0.125, 0.875)[4:] + bytes([0x80, 0x80, 0x08, 0x04])
+    at = data.find(old)
+    if at < 0 or data.find(old, at + 1) >= 0:
+        fail('glMap1f\'s arguments not found once in the trace')
+    data[at + 4:at + 7] = bytes([0xfe, 0xff, 0x7f])
     with open(path, 'wb') as f:
         f.write(data)
     r = run([a.wip15, 'replay', '--check', path])
@@ -408,8 +418,8 @@ def kind_bounded(a, path):
     if not m or int(m.group(3)) != edited or len(differ) != edited or int(m.group(2)) != len(errors):
         fail('replay --check of the edited trace: %d mismatches expected, one per edited read-back:\n%s%s'
              % (edited, r.stdout, r.stderr))
-    print('ok: %d read-backs edited to 16 bytes: %d mismatches, no crash, %s GL errors as recorded'
-          % (edited, edited, m.group(2)))
+    print('ok: %d read-backs edited to 16 bytes and a glMap1f stride to 1048575: %d mismatches, no crash, '
+          '%s GL errors as recorded' % (edited, edited, m.group(2)))
 
 
 def kind_data(a):
