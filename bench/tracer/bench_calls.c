@@ -8,6 +8,7 @@
  * (the calling thread + the tracer's output thread).  Run natively, under `wip15 trace` and under `apitrace trace`; the
  * difference of ns_per_call is the tracer's cost (bench/tracer/run.sh). */
 #include "bench_egl.h"
+#include <GLES2/gl2.h>
 
 int main(int argc, char **argv)
 {

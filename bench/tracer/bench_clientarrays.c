@@ -14,20 +14,9 @@
  * as programs that use client arrays do), so every draw reads new bytes.
  * Prints "seconds S thread_cpu_s C draws N" (the frame loop only). */
 #define GL_GLEXT_PROTOTYPES 1
-#include <EGL/egl.h>
-#include <EGL/eglext.h>
+#include "bench_egl.h"
 #include <GL/gl.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double now(clockid_t c)
-{
-    struct timespec ts;
-    clock_gettime(c, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static void die(const char *m)
 {
@@ -43,22 +32,9 @@ int main(int argc, char **argv)
     int verts = argc > 4 ? atoi(argv[4]) : 24;
     if (frames < 1 || draws < 1 || verts < 3 || verts > 65535)
         die("bad arguments");
-    EGLDisplay dpy = eglGetDisplay(EGL_DEFAULT_DISPLAY);
-    if (dpy == EGL_NO_DISPLAY || !eglInitialize(dpy, NULL, NULL) || !eglBindAPI(EGL_OPENGL_API))
-        die("no EGL (set EGL_PLATFORM=surfaceless)");
-    const EGLint cattrs[] = { EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT,
-                              EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_NONE };
-    EGLConfig cfg;
-    EGLint n = 0;
-    if (!eglChooseConfig(dpy, cattrs, &cfg, 1, &n) || n != 1)
-        die("no config");
     const EGLint xattrs[] = { EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT,
                               EGL_NONE };
-    EGLContext ctx = eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, xattrs);
-    const EGLint pattrs[] = { EGL_WIDTH, 64, EGL_HEIGHT, 64, EGL_NONE };
-    EGLSurface surf = eglCreatePbufferSurface(dpy, cfg, pattrs);
-    if (ctx == EGL_NO_CONTEXT || surf == EGL_NO_SURFACE || !eglMakeCurrent(dpy, surf, surf, ctx))
-        die("no compatibility context");
+    bench_egl_open_api("bench_clientarrays", EGL_OPENGL_API, xattrs, 64, 64, 0);
 
     size_t nv = (size_t)draws * (size_t)verts;
     float *pos = malloc(nv * 3 * sizeof *pos), *nrm = malloc(nv * 3 * sizeof *nrm);
@@ -85,7 +61,7 @@ int main(int argc, char **argv)
     glEnableClientState(GL_TEXTURE_COORD_ARRAY);
     glViewport(0, 0, 64, 64);
 
-    double t0 = now(CLOCK_MONOTONIC), c0 = now(CLOCK_THREAD_CPUTIME_ID);
+    double t0 = bench_now(), c0 = bench_thread_cpu();
     for (int f = 0; f < frames; f++) {
         for (size_t i = 0; i < nv; i += 5)
             pos[3 * i + 2] = (float)f * 0.001f; /* the program moves its vertices */
@@ -111,15 +87,12 @@ int main(int argc, char **argv)
                 glDrawArrays(GL_TRIANGLES, (GLint)(b - m), verts / 3 * 3);
             }
         }
-        eglSwapBuffers(dpy, surf);
+        eglSwapBuffers(bench_dpy, bench_surf);
     }
     glFinish();
-    double t1 = now(CLOCK_MONOTONIC), c1 = now(CLOCK_THREAD_CPUTIME_ID);
+    double t1 = bench_now(), c1 = bench_thread_cpu();
     printf("seconds %.6f thread_cpu_s %.6f draws %d\n", t1 - t0, c1 - c0, frames * draws);
-    eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
-    eglDestroySurface(dpy, surf);
-    eglDestroyContext(dpy, ctx);
-    eglTerminate(dpy);
+    bench_egl_close();
     free(pos), free(nrm), free(tc), free(col), free(idx);
     return 0;
 }

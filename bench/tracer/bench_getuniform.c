@@ -11,41 +11,20 @@
  * under `wip15 trace`: the difference is what the tracer adds per call
  * (the lookup of the uniform's type, and the record). */
 #define GL_GLEXT_PROTOTYPES 1
-#include <EGL/egl.h>
+#include "bench_egl.h"
 #include <GL/gl.h>
 #include <GL/glext.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double cpu(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 int main(int argc, char **argv)
 {
     int calls = argc > 1 ? atoi(argv[1]) : 20000;
     int nu = argc > 2 ? atoi(argv[2]) : 64;
-    EGLDisplay d = eglGetDisplay(EGL_DEFAULT_DISPLAY);
-    const EGLint ca[] = { EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE };
-    const EGLint pa[] = { EGL_WIDTH, 16, EGL_HEIGHT, 16, EGL_NONE };
-    EGLConfig c;
-    EGLint k = 0;
-    if (calls < 1 || nu < 1 || nu > 1000 || d == EGL_NO_DISPLAY || !eglInitialize(d, NULL, NULL) ||
-        !eglBindAPI(EGL_OPENGL_API) || !eglChooseConfig(d, ca, &c, 1, &k) || k != 1) {
-        fprintf(stderr, "bench_getuniform: no EGL (set EGL_PLATFORM=surfaceless) or bad arguments\n");
+    if (calls < 1 || nu < 1 || nu > 1000) {
+        fprintf(stderr, "bench_getuniform: bad arguments\n");
         return 1;
     }
-    EGLContext x = eglCreateContext(d, c, EGL_NO_CONTEXT, NULL);
-    EGLSurface s = eglCreatePbufferSurface(d, c, pa);
-    if (x == EGL_NO_CONTEXT || s == EGL_NO_SURFACE || !eglMakeCurrent(d, s, s, x)) {
-        fprintf(stderr, "bench_getuniform: no context\n");
-        return 1;
-    }
+    bench_egl_open_api("bench_getuniform", EGL_OPENGL_API, NULL, 16, 16, 0);
     /* "uniform float u0; ... uniform vec4 arr[8]; void main() { gl_Position = vec4(u0 + ... ) + arr[..]; }" */
     size_t cap = (size_t)nu * 48 + 256;
     char *src = malloc(cap);
@@ -81,12 +60,12 @@ int main(int argc, char **argv)
     }
     loc[nu] = glGetUniformLocation(p, "arr[7]");
     float v[4] = {0, 0, 0, 0}, sum = 0;
-    double c0 = cpu();
+    double c0 = bench_thread_cpu();
     for (int i = 0; i < calls; i++) {
         glGetUniformfv(p, loc[i % (nu + 1)], v);
         sum += v[0];
     }
-    double t = cpu() - c0;
+    double t = bench_thread_cpu() - c0;
     printf("ns_per_call %.1f\n", t / calls * 1e9);
     if (glGetError() != GL_NO_ERROR || sum < 0)
         fprintf(stderr, "bench_getuniform: GL error\n");
@@ -94,9 +73,6 @@ int main(int argc, char **argv)
     glDeleteShader(vs);
     free(loc);
     free(src);
-    eglMakeCurrent(d, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
-    eglDestroySurface(d, s);
-    eglDestroyContext(d, x);
-    eglTerminate(d);
+    bench_egl_close();
     return 0;
 }

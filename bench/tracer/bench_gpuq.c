@@ -10,6 +10,7 @@
  * (calling thread CPU).  Run natively: the differences between modes are
  * the cost per frame. */
 #include "bench_egl.h"
+#include <GLES2/gl2.h>
 
 #include <GLES2/gl2ext.h>
 #include <string.h>

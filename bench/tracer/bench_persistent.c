@@ -16,24 +16,14 @@
  * Prints "bench_persistent MODE draws N seconds S us_per_draw U".
  * bench/tracer/persistent.py runs it natively and under the tracers. */
 #define GL_GLEXT_PROTOTYPES 1
-#include <EGL/egl.h>
+#include "bench_egl.h"
 #include <GL/glcorearb.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define SEG 65536
 #define NSEG 4
 #define VERTS (SEG / 16)
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static void die(const char *m)
 {
@@ -66,21 +56,9 @@ int main(int argc, char **argv)
         die("mode: coherent, flush, barrier or map");
     int draws = argc > 2 ? atoi(argv[2]) : 2000;
 
-    EGLDisplay dpy = eglGetDisplay(EGL_DEFAULT_DISPLAY);
-    EGLConfig cfg;
-    EGLint n = 0;
-    const EGLint attrs[] = { EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT,
-                             EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_NONE };
     const EGLint cattrs[] = { EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 5,
                               EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE };
-    const EGLint pattrs[] = { EGL_WIDTH, 64, EGL_HEIGHT, 64, EGL_NONE };
-    if (dpy == EGL_NO_DISPLAY || !eglInitialize(dpy, NULL, NULL) || !eglBindAPI(EGL_OPENGL_API) ||
-        !eglChooseConfig(dpy, attrs, &cfg, 1, &n) || n != 1)
-        die("no EGL (set EGL_PLATFORM=surfaceless)");
-    EGLContext ctx = eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, cattrs);
-    EGLSurface surf = eglCreatePbufferSurface(dpy, cfg, pattrs);
-    if (ctx == EGL_NO_CONTEXT || surf == EGL_NO_SURFACE || !eglMakeCurrent(dpy, surf, surf, ctx))
-        die("no GL 4.5 core context");
+    bench_egl_open_api("bench_persistent", EGL_OPENGL_API, cattrs, 64, 64, 0);
 
     GLuint prog = glCreateProgram();
     glAttachShader(prog, shader(GL_VERTEX_SHADER, "#version 450 core\n"
@@ -114,7 +92,7 @@ int main(int argc, char **argv)
     GLsync fence[NSEG] = { 0 };
     glViewport(0, 0, 64, 64);
 
-    double t0 = now();
+    double t0 = bench_now();
     for (int d = 0; d < draws; d++) {
         int s = d % NSEG;
         if (fence[s]) {
@@ -148,19 +126,16 @@ int main(int argc, char **argv)
         glDrawArrays(GL_TRIANGLES, 0, VERTS - 1);
         fence[s] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
         if (d % 16 == 15)
-            eglSwapBuffers(dpy, surf);
+            eglSwapBuffers(bench_dpy, bench_surf);
     }
     glFinish();
-    double t = now() - t0;
+    double t = bench_now() - t0;
     for (int s = 0; s < NSEG; s++)
         if (fence[s])
             glDeleteSync(fence[s]);
     if (map)
         glUnmapBuffer(GL_ARRAY_BUFFER);
     printf("bench_persistent %s draws %d seconds %.4f us_per_draw %.2f\n", argv[1], draws, t, t * 1e6 / draws);
-    eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
-    eglDestroySurface(dpy, surf);
-    eglDestroyContext(dpy, ctx);
-    eglTerminate(dpy);
+    bench_egl_close();
     return 0;
 }

@@ -3,6 +3,7 @@
  * under libwip15.so, through `wip15 trace` and under apitrace: what a
  * tracer adds to start-up and shutdown (issue 10, docs/PERFORMANCE.md). */
 #include "bench_egl.h"
+#include <GLES2/gl2.h>
 
 int main(void)
 {

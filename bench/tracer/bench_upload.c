@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bench_egl.h"
+#include <GLES2/gl2.h>
 
 #define BLOCK 65536
 

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "bench_egl.h"
+#include <GLES2/gl2.h>
 
 #define BLOCK 65536
 #define POOL (16u << 20) /* 256 blocks */
@@ -38,13 +39,6 @@ static void add_png(const char *path)
     if (!png_image_finish_read(&img, NULL, pool + pool_len, 0, NULL))
         return;
     pool_len += n;
-}
-
-static double thread_cpu(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 int main(int argc, char **argv)
@@ -104,7 +98,7 @@ int main(int argc, char **argv)
         glBufferData(GL_ARRAY_BUFFER, BLOCK * 4, NULL, GL_DYNAMIC_DRAW);
     }
     glFinish();
-    double t0 = bench_now(), c0 = thread_cpu();
+    double t0 = bench_now(), c0 = bench_thread_cpu();
     size_t off = 0;
     for (long i = 0; i < blocks; i++) {
         const uint8_t *p;
@@ -124,7 +118,7 @@ int main(int argc, char **argv)
             eglSwapBuffers(bench_dpy, bench_surf);
     }
     glFinish();
-    double t = bench_now() - t0, c = thread_cpu() - c0;
+    double t = bench_now() - t0, c = bench_thread_cpu() - c0;
     double mb = (double)blocks * BLOCK / 1e6;
     printf("blocks %ld mbytes %.1f seconds %.3f mb_per_s %.1f thread_cpu_s %.3f rss_kb %ld\n", blocks, mb, t,
            mb / t, c, bench_rss_kb());

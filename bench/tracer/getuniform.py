@@ -9,12 +9,11 @@ configurations interleaved and rotated, RUNS rounds (default 7, at least
 each tracer adds to it.  The tracer records the values GL wrote, so it has
 to know the uniform's type (src/tracer/statesize.c).
 """
-import os
-import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
+
+from benchlib import Scratch, build_paths, configs, rotated, surfaceless_env, traced
 
 
 def run(cmd, env):
@@ -26,35 +25,19 @@ def run(cmd, env):
 
 
 def main(argv):
-    here = os.path.dirname(os.path.abspath(__file__))
-    build = os.path.abspath(argv[1] if len(argv) > 1 else os.path.join(here, '..', '..', 'build'))
+    paths = build_paths('getuniform.py', argv, 'bench_getuniform')
     runs = max(3, int(argv[2]) if len(argv) > 2 else 7)
     calls = argv[3] if len(argv) > 3 else '20000'
     uniforms = argv[4] if len(argv) > 4 else '64'
-    prog = os.path.join(build, 'bench', 'tracer', 'bench_getuniform')
-    wip15 = os.path.join(build, 'src', 'tools', 'wip15')
-    for f in (prog, wip15):
-        if not os.path.exists(f):
-            sys.exit('getuniform.py: missing %s (build the project first)' % f)
-    env = dict(os.environ, EGL_PLATFORM='surfaceless')
-    tmp = tempfile.mkdtemp(prefix='w15gu.')
-    cfgs = ['native', 'wip15'] + (['apitrace'] if shutil.which('apitrace') else [])
+    env = surfaceless_env()
+    cfgs = configs()
     res = {c: [] for c in cfgs}
-    try:
+    with Scratch('w15gu.') as tmp:
         for i in range(runs):
-            order = cfgs[i % len(cfgs):] + cfgs[:i % len(cfgs)]
-            for c in order:
-                args = [prog, calls, uniforms]
-                trace = os.path.join(tmp, 't%d.%s' % (i, 'wip15' if c == 'wip15' else 'trace'))
-                if c == 'wip15':
-                    args = [wip15, 'trace', '-q', '-o', trace, '--'] + args
-                elif c == 'apitrace':
-                    args = ['apitrace', 'trace', '--api', 'egl', '-o', trace] + args
-                res[c].append(run(args, env))
-                for f in os.listdir(tmp):
-                    os.unlink(os.path.join(tmp, f))
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+            for c in rotated(cfgs, i):
+                trace = tmp.path('t%d.%s' % (i, 'wip15' if c == 'wip15' else 'trace'))
+                res[c].append(run(traced(c, [paths['prog'], calls, uniforms], paths['wip15'], trace), env))
+                tmp.clear()
     nat = statistics.median(res['native'])
     print('%-9s %12s %12s   %s' % ('config', 'ns per call', 'over native', 'runs (sorted)'))
     for c in cfgs:

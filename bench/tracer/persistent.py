@@ -23,51 +23,30 @@ figure on a loaded machine.
 import os
 import re
 import resource
-import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
+
+from benchlib import Scratch, build_paths, configs, rotated, surfaceless_env, traced
 
 
 def main(argv):
-    here = os.path.dirname(os.path.abspath(__file__))
-    build = os.path.abspath(argv[1] if len(argv) > 1 else os.path.join(here, '..', '..', 'build'))
+    paths = build_paths('persistent.py', argv, 'bench_persistent')
     rounds = int(argv[2]) if len(argv) > 2 else 3
     draws = int(argv[3]) if len(argv) > 3 else 1000
-    prog = os.path.join(build, 'bench', 'tracer', 'bench_persistent')
-    wip15 = os.path.join(build, 'src', 'tools', 'wip15')
-    for f in (prog, wip15):
-        if not os.path.exists(f):
-            sys.exit('persistent.py: missing %s (build the project first)' % f)
-    env = dict(os.environ, EGL_PLATFORM='surfaceless')
-    for k in list(env):
-        if k.startswith('WIP15_'):
-            del env[k]
-    tmp = tempfile.mkdtemp(prefix='w15persistent.')
-    cfgs = ['native', 'wip15', 'wip15-protect', 'wip15-compare']
-    if shutil.which('apitrace'):
-        cfgs.append('apitrace')
+    env = surfaceless_env()
+    cfgs = configs('wip15-protect', 'wip15-compare')
     modes = ['coherent', 'flush', 'barrier', 'map']
     us = {(m, c): [] for m in modes for c in cfgs}
     size = {(m, c): [] for m in modes for c in cfgs}
     cpu = {(m, c): [] for m in modes for c in cfgs}
-    try:
+    with Scratch('w15persistent.') as tmp:
         for r in range(rounds):
             for m in modes:
-                order = cfgs[r % len(cfgs):] + cfgs[:r % len(cfgs)]
-                for c in order:
-                    args = [prog, m, str(draws)]
-                    extra = {}
-                    out = None
-                    if c.startswith('wip15'):
-                        out = os.path.join(tmp, 't.wip15')
-                        args = [wip15, 'trace', '-q', '-o', out, '--'] + args
-                        if c != 'wip15':
-                            extra['WIP15_MAPS'] = c[len('wip15-'):]
-                    elif c == 'apitrace':
-                        out = os.path.join(tmp, 't.trace')
-                        args = ['apitrace', 'trace', '--api', 'egl', '-o', out] + args
+                for c in rotated(cfgs, r):
+                    out = None if c == 'native' else tmp.path('t.trace' if c == 'apitrace' else 't.wip15')
+                    args = traced(c, [paths['prog'], m, str(draws)], paths['wip15'], out)
+                    extra = {'WIP15_MAPS': c[len('wip15-'):]} if c.startswith('wip15-') else {}
                     r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
                     p = subprocess.run(args, env=dict(env, **extra), stdout=subprocess.PIPE,
                                        stderr=subprocess.PIPE, text=True)
@@ -80,10 +59,7 @@ def main(argv):
                     us[(m, c)].append(float(mm.group(1)))
                     if out:
                         size[(m, c)].append(os.path.getsize(out))
-                    for f in os.listdir(tmp):
-                        os.unlink(os.path.join(tmp, f))
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+                    tmp.clear()
     print('| mode | configuration | wall us/draw | vs native | CPU us/draw | vs native | trace size |')
     print('|---|---|---|---|---|---|---|')
     for m in modes:

@@ -13,41 +13,32 @@ Each traced run writes a fresh file (removed afterwards), so the
 never-overwrite naming never has to skip existing names.  Targets (issue
 10): preload <= native + 3 ms, trace <= native + 5 ms.
 """
-import os
 import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
+
+from benchlib import Scratch, build_paths, rotated, surfaceless_env, traced
 
 
 def main(argv):
-    here = os.path.dirname(os.path.abspath(__file__))
-    build = os.path.abspath(argv[1] if len(argv) > 1 else os.path.join(here, '..', '..', 'build'))
+    paths = build_paths('startup.py', argv, 'bench_tiny', lib=True)
     runs = int(argv[2]) if len(argv) > 2 else 200
-    prog = os.path.join(build, 'bench', 'tracer', 'bench_tiny')
-    lib = os.path.join(build, 'src', 'tracer', 'libwip15.so')
-    wip15 = os.path.join(build, 'src', 'tools', 'wip15')
-    for f in (prog, lib, wip15):
-        if not os.path.exists(f):
-            sys.exit('startup.py: missing %s (build the project first)' % f)
-    env = dict(os.environ, EGL_PLATFORM='surfaceless')
-    tmp = tempfile.mkdtemp(prefix='w15startup.')
-    out = os.path.join(tmp, 't.wip15')
-    cfgs = {
-        'native': ([prog], {}),
-        'preload': ([prog], {'LD_PRELOAD': lib, 'WIP15_OUTPUT': out, 'WIP15_QUIET': '1'}),
-        'trace': ([wip15, 'trace', '-q', '-o', out, '--', prog], {}),
-    }
-    if shutil.which('apitrace'):
-        cfgs['apitrace'] = (['apitrace', 'trace', '--api', 'egl', '-o', os.path.join(tmp, 't.trace'), prog], {})
-    times = {c: [] for c in cfgs}
-    try:
+    prog = paths['prog']
+    env = surfaceless_env()
+    with Scratch('w15startup.') as tmp:
+        out = tmp.path('t.wip15')
+        cfgs = {
+            'native': ([prog], {}),
+            'preload': ([prog], {'LD_PRELOAD': paths['lib'], 'WIP15_OUTPUT': out, 'WIP15_QUIET': '1'}),
+            'trace': (traced('wip15', [prog], paths['wip15'], out), {}),
+        }
+        if shutil.which('apitrace'):
+            cfgs['apitrace'] = (traced('apitrace', [prog], paths['wip15'], tmp.path('t.trace')), {})
+        times = {c: [] for c in cfgs}
         for i in range(runs):
-            order = list(cfgs)
-            order = order[i % len(order):] + order[:i % len(order)]  # rotate
-            for c in order:
+            for c in rotated(list(cfgs), i):
                 cmd, extra = cfgs[c]
                 t0 = time.perf_counter()
                 r = subprocess.run(cmd, env=dict(env, **extra), stdout=subprocess.DEVNULL,
@@ -56,10 +47,7 @@ def main(argv):
                 if r.returncode != 0:
                     sys.exit('startup.py: %s exited %d' % (c, r.returncode))
                 times[c].append((t1 - t0) * 1e3)
-                for f in os.listdir(tmp):
-                    os.unlink(os.path.join(tmp, f))
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+                tmp.clear()
     base = statistics.median(times['native'])
     print('%-10s %10s %10s %8s' % ('config', 'median ms', 'vs native', 'runs'))
     for c in cfgs:
