@@ -507,13 +507,38 @@ static uint64_t dig_size(const rp_call_t *c, uint32_t i)
     return d ? d->size : 0;
 }
 
-static int offset_find(const w15_offset_entry_t *e, uint32_t n, uint32_t param, uint64_t *value)
+static const w15_offset_entry_t *offset_of(const w15_offset_entry_t *e, uint32_t n, uint32_t param)
 {
     for (uint32_t k = 0; k < n; k++)
-        if (e[k].param == param) {
-            *value = e[k].offset;
-            return 1;
-        }
+        if (e[k].param == param)
+            return &e[k];
+    return NULL;
+}
+
+/* Whether the replaying context has a buffer bound at the binding point
+ * `target` of a wip15.offset entry: without one GL would take the offset
+ * for a pointer into client memory (a damaged trace, or a replay that
+ * skipped the glBindBuffer).  Array and element array bindings exist in
+ * every context; the others are asked quietly (a binding the context
+ * lacks raises GL_INVALID_ENUM). */
+static int offset_bound(rp_exec_t *x, uint32_t target)
+{
+    static const uint32_t bindings[][2] = {
+        {0x8892, 0x8894}, {0x8893, 0x8895}, {0x88EB, 0x88ED}, {0x88EC, 0x88EF},
+        {0x8F3F, 0x8F43}, {0x90EE, 0x90EF}, {0x80EE, 0x80EF}, {0x9192, 0x9193},
+    };
+    if (!x->ctx)
+        return 0;
+    for (size_t k = 0; k < sizeof bindings / sizeof bindings[0]; k++) {
+        if (bindings[k][0] != target)
+            continue;
+        if (k < 2)
+            return rp_gl_get_integer(x, bindings[k][1]) != 0;
+        quiet_begin(x);
+        int bound = rp_gl_get_integer(x, bindings[k][1]) != 0;
+        quiet_end(x);
+        return bound;
+    }
     return 0;
 }
 
@@ -625,8 +650,13 @@ int rp_decode(rp_exec_t *x, rp_call_t *c)
         rp_val_t *a = &c->a[i];
         a->u = 0;
         uint64_t p;
-        if (noe && offset_find(oe, noe, i, &p)) {
-            a->u = p; /* an offset into the buffer bound at its target (wip15.offset) */
+        const w15_offset_entry_t *off = noe ? offset_of(oe, noe, i) : NULL;
+        if (off) {
+            if (!offset_bound(x, off->target))
+                return rp_cannot(x, c->fn, "parameter %s is an offset into the buffer bound at 0x%04x when "
+                                           "recorded; the replay has no buffer bound there",
+                                 pname(c->fn, i), off->target);
+            a->u = off->offset; /* an offset into the buffer bound at its target (wip15.offset) */
             continue;
         }
         if (nue && w15_ptr_find(ue, nue, i, &p)) {

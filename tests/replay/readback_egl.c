@@ -12,7 +12,10 @@
  * recorded sizes of these read-backs to 16 bytes: a replay must then give
  * GL an output as large as its own level, not 16 bytes.  Last, glMap1f
  * with a stride of 65536 floats and order 2 (GL reads 65540 floats); the
- * test edits the stride to 1048575: the replay must give GL that many. */
+ * test edits the stride to 1048575: the replay must give GL that many.
+ * Then glDrawArraysIndirect from a GL_DRAW_INDIRECT_BUFFER: the test
+ * renames glBindBuffer in the trace, and the replay, with no buffer bound
+ * there, must not give GL the offset as a pointer. */
 #define APP_NAME "readback_egl"
 #include "app_common.h"
 #include "app_egl.h"
@@ -118,6 +121,22 @@ int main(void)
         pts[i] = (GLfloat)(i % 7);
     glMap1f(GL_MAP1_VERTEX_4, 0.125f, 0.875f, 65536, 2, pts);
     error("glMap1f");
+
+    /* an indirect draw from a buffer (into a framebuffer object: there is
+     * no surface); the test makes the replay skip the glBindBuffer */
+    GLuint fb, rb, ib;
+    glGenFramebuffers(1, &fb);
+    glBindFramebuffer(GL_FRAMEBUFFER, fb);
+    glGenRenderbuffers(1, &rb);
+    glBindRenderbuffer(GL_RENDERBUFFER, rb);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 16, 16);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
+    static const GLuint draw[4] = {3, 1, 0, 0};
+    glGenBuffers(1, &ib);
+    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, ib);
+    glBufferData(GL_DRAW_INDIRECT_BUFFER, sizeof draw, draw, GL_STATIC_DRAW);
+    glDrawArraysIndirect(GL_TRIANGLES, (const void *)0);
+    error("glDrawArraysIndirect");
 
     glDeleteTextures(2, tex);
     eglMakeCurrent(e.dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);

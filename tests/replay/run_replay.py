@@ -51,12 +51,16 @@ KIND:
              of those read-backs is edited to 16 bytes (as a damaged trace
              or a replay whose state differs would have it): the replay must
              still give GL outputs as large as its own texture levels, so it
-             exits 1 with exactly one mismatch per edited read-back, never
-             dies of a signal, and the program's GL errors replay as they
-             were (GL_INVALID_ENUM kept across a read-back); glMap1f's
-             stride is edited from 65536 to 1048575 floats: the replay gives
-             GL that many (zeros past the recorded ones), not the 65540 the
-             trace holds.
+             exits 1, never dies of a signal, and the program's GL errors
+             replay as they were (GL_INVALID_ENUM kept across a read-back);
+             glMap1f's stride is edited from 65536 to 1048575 floats: the
+             replay gives GL that many (zeros past the recorded ones), not
+             the 65540 the trace holds; glBindBuffer is renamed:
+             glDrawArraysIndirect then has no GL_DRAW_INDIRECT_BUFFER in
+             the replay and is skipped with a warning, its offset never
+             given to GL as a pointer.  Mismatches: one per edited
+             read-back and one error value (glBufferData of the unbound
+             target fails).
   progress   PROGRAM traced, replayed with --progress-after 0: progress
              lines on stderr ("progress: frame N, ...", then "replayed:
              frame <swaps>, ..."), stdout untouched; none with -q.
@@ -407,6 +411,12 @@ def kind_bounded(a, path):
     if at < 0 or data.find(old, at + 1) >= 0:
         fail('glMap1f\'s arguments not found once in the trace')
     data[at + 4:at + 7] = bytes([0xfe, 0xff, 0x7f])
+    # glBindBuffer renamed (its OpDeclFunc name): the replay skips it, so
+    # glDrawArraysIndirect finds no indirect buffer
+    at = [m.start() for m in re.finditer(rb'glBindBuffer(?![A-Za-z0-9_])', bytes(data))]
+    if len(at) != 1:
+        fail('glBindBuffer\'s name found %d times in the trace, not once' % len(at))
+    data[at[0] + 11] = ord('X')
     with open(path, 'wb') as f:
         f.write(data)
     r = run([a.wip15, 'replay', '--check', path])
@@ -414,12 +424,19 @@ def kind_bounded(a, path):
     if r.returncode != 1 or 'Sanitizer' in r.stderr or 'runtime error' in r.stderr:
         fail('replay --check of the edited trace: exit %d (1 expected)\n%s%s' % (r.returncode, r.stdout,
                                                                                  r.stderr[-3000:]))
+    if 'glDrawArraysIndirect' not in r.stderr or 'no buffer bound there' not in r.stderr:
+        fail('replay --check of the edited trace: no word of the indirect draw without its buffer:\n'
+             + r.stderr)
     differ = re.findall(r'parameter \w+: the 16 bytes read back differ', r.stderr)
-    if not m or int(m.group(3)) != edited or len(differ) != edited or int(m.group(2)) != len(errors):
-        fail('replay --check of the edited trace: %d mismatches expected, one per edited read-back:\n%s%s'
-             % (edited, r.stdout, r.stderr))
-    print('ok: %d read-backs edited to 16 bytes and a glMap1f stride to 1048575: %d mismatches, no crash, '
-          '%s GL errors as recorded' % (edited, edited, m.group(2)))
+    # and one error value: the glBufferData of the unbound target fails
+    # (GL_INVALID_OPERATION), read by the glGetError after the draw
+    stray = 'glGetError returned 0x0000 when recorded, 0x0502 now'
+    if (not m or int(m.group(3)) != edited + 1 or len(differ) != edited or r.stderr.count(stray) != 1
+            or int(m.group(2)) != len(errors)):
+        fail('replay --check of the edited trace: %d mismatches expected, one per edited read-back and '
+             'the glBufferData without its buffer:\n%s%s' % (edited + 1, r.stdout, r.stderr))
+    print('ok: %d read-backs edited to 16 bytes, a glMap1f stride to 1048575, glBindBuffer renamed: '
+          '%d mismatches, no crash, %s GL errors compared' % (edited, edited + 1, m.group(2)))
 
 
 def kind_data(a):
