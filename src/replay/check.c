@@ -17,7 +17,8 @@
  * (it wrote nothing; the recorded digest is of the program's own memory);
  * taking that error with glGetError here, check.c hands it to the
  * program's next glGetError call in that context (rp_ctx_t.pending_error),
- * which returns it as GL would have.
+ * which returns it as GL would have.  rp_check_keep_error does the same
+ * before the replayer's own queries that may raise errors (decode.c).
  * The first mismatch is reported with the call's index in the trace, its
  * traced thread, its frame and its function, the next ones (up to
  * MAX_REPORTED, not with -q) more briefly; the last line, on stdout, reads
@@ -44,6 +45,20 @@
 void rp_check_init(rp_state_t *st)
 {
     st->fn_get_error = W15F_glGetError;
+}
+
+uint32_t (*rp_check_get_error(rp_state_t *st))(void)
+{
+    return st->fn_get_error == UINT32_MAX ? NULL : (uint32_t(*)(void))rp_addr(st, st->fn_get_error);
+}
+
+uint32_t rp_check_keep_error(rp_exec_t *x)
+{
+    uint32_t (*ge)(void) = rp_check_get_error(x->st);
+    uint32_t e = ge ? ge() : 0;
+    if (e && !x->ctx->pending_error)
+        x->ctx->pending_error = e;
+    return e;
 }
 
 static int in_range(const rp_state_t *st)
@@ -186,11 +201,7 @@ void rp_check_call(rp_exec_t *x, const rp_call_t *c)
          * recorded digest is of the program's own memory (whatever it held),
          * not of GL's data.  Not compared; the error is kept for the
          * program's next glGetError (replay.c), as GL keeps it. */
-        uint32_t (*ge)(void) = (uint32_t(*)(void))rp_addr(st, st->fn_get_error);
-        uint32_t e = ge ? ge() : 0;
-        if (e) {
-            if (!x->ctx->pending_error)
-                x->ctx->pending_error = e;
+        if (rp_check_keep_error(x)) {
             st->chk_failed_reads++;
             return;
         }

@@ -11,7 +11,7 @@
  * than to ask state: buffer bindings and pixel-store state
  * (rp_gl_get_integer), and the extent of outputs GL sizes from its state
  * (level_bytes, getter_elems: their errors dropped, an error GL held kept
- * for the program's next glGetError).
+ * for the program's next glGetError by check.c).
  */
 #include <string.h>
 
@@ -163,40 +163,65 @@ static int pixel_buffers(rp_exec_t *x)
     return x->ctx && ctx_at_least(x, 21, 30);
 }
 
-/* The bytes a pixel transfer of a w x ht x d image of format/type reads or
- * writes under the replaying context's pixel-store state (glGetIntegerv;
- * pack: GL_PACK_*, else GL_UNPACK_*); 0 for an empty image, UINT64_MAX
- * when it cannot tell.  Image height and skipped images count whenever
- * the context has them: for a 2D image that is an upper bound. */
-static uint64_t store_bytes(rp_exec_t *x, int pack, uint32_t format, uint32_t type, int64_t w, int64_t ht,
-                            int64_t d)
+/* The pixel-store state of the replaying context (glGetIntegerv; pack:
+ * GL_PACK_*, else GL_UNPACK_*), each value as 0 where the context lacks
+ * it and negative skips as 0; an alignment outside 1..8 as 8. */
+typedef struct store {
+    int64_t align, rowlen, skipr, skipp, imgh, skipi;
+} store_t;
+
+static void read_store(rp_exec_t *x, int pack, store_t *st)
+{
+    rp_ctx_t *c = x->ctx;
+    int es2 = !c || (c->es && c->major < 3);
+    *st = (store_t){rp_gl_get_integer(x, pack ? 0x0D05 : 0x0CF5), 0, 0, 0, 0, 0};
+    if (!es2) {
+        st->rowlen = rp_gl_get_integer(x, pack ? 0x0D02 : 0x0CF2);
+        st->skipr = rp_gl_get_integer(x, pack ? 0x0D03 : 0x0CF3);
+        st->skipp = rp_gl_get_integer(x, pack ? 0x0D04 : 0x0CF4);
+        if (!c->es || !pack) {
+            st->imgh = rp_gl_get_integer(x, pack ? 0x806C : 0x806E);
+            st->skipi = rp_gl_get_integer(x, pack ? 0x806B : 0x806D);
+        }
+    }
+    if (st->align <= 0 || st->align > 8)
+        st->align = 8;
+    if (st->skipr < 0)
+        st->skipr = 0;
+    if (st->skipp < 0)
+        st->skipp = 0;
+    if (st->skipi < 0)
+        st->skipi = 0;
+}
+
+/* Whether a w x ht x d image is one this file sizes: 1; 0 when empty (GL
+ * moves nothing); -1 when too large to tell. */
+static int image_dims_ok(int64_t w, int64_t ht, int64_t d)
 {
     if (w <= 0 || ht <= 0 || d <= 0)
         return 0;
-    if (w > (1 << 20) || ht > (1 << 20) || d > (1 << 20))
-        return UINT64_MAX;
+    return w > (1 << 20) || ht > (1 << 20) || d > (1 << 20) ? -1 : 1;
+}
+
+/* The bytes a pixel transfer of a w x ht x d image of format/type reads or
+ * writes under the replaying context's pixel-store state (read_store);
+ * 0 for an empty image, UINT64_MAX when it cannot tell.  Image height and
+ * skipped images count whenever the context has them: for a 2D image that
+ * is an upper bound. */
+static uint64_t store_bytes(rp_exec_t *x, int pack, uint32_t format, uint32_t type, int64_t w, int64_t ht,
+                            int64_t d)
+{
+    int ok = image_dims_ok(w, ht, d);
+    if (ok <= 0)
+        return ok ? UINT64_MAX : 0;
     uint64_t bpp = pixel_bytes(format, type);
-    rp_ctx_t *c = x->ctx;
-    int es2 = !c || (c->es && c->major < 3);
-    int64_t align = rp_gl_get_integer(x, pack ? 0x0D05 : 0x0CF5), rowlen = 0, skipr = 0, skipp = 0,
-            imgh = 0, skipi = 0;
-    if (!es2) {
-        rowlen = rp_gl_get_integer(x, pack ? 0x0D02 : 0x0CF2);
-        skipr = rp_gl_get_integer(x, pack ? 0x0D03 : 0x0CF3);
-        skipp = rp_gl_get_integer(x, pack ? 0x0D04 : 0x0CF4);
-        if (!c->es || !pack) {
-            imgh = rp_gl_get_integer(x, pack ? 0x806C : 0x806E);
-            skipi = rp_gl_get_integer(x, pack ? 0x806B : 0x806D);
-        }
-    }
-    if (align <= 0 || align > 8)
-        align = 8;
-    uint64_t rl = (uint64_t)(rowlen > w ? rowlen : w);
-    uint64_t row = (rl * bpp + (uint64_t)align - 1) / (uint64_t)align * (uint64_t)align;
-    uint64_t img = row * (uint64_t)(imgh > ht ? imgh : ht);
-    return (uint64_t)(skipi > 0 ? skipi : 0) * img + (uint64_t)(skipr > 0 ? skipr : 0) * row +
-           (uint64_t)(skipp > 0 ? skipp : 0) * bpp + (uint64_t)(d - 1) * img +
-           (uint64_t)(ht - 1) * row + (uint64_t)w * bpp;
+    store_t st;
+    read_store(x, pack, &st);
+    uint64_t rl = (uint64_t)(st.rowlen > w ? st.rowlen : w), align = (uint64_t)st.align;
+    uint64_t row = (rl * bpp + align - 1) / align * align;
+    uint64_t img = row * (uint64_t)(st.imgh > ht ? st.imgh : ht);
+    return (uint64_t)st.skipi * img + (uint64_t)st.skipr * row + (uint64_t)st.skipp * bpp +
+           (uint64_t)(d - 1) * img + (uint64_t)(ht - 1) * row + (uint64_t)w * bpp;
 }
 
 /* The bytes a pixel transfer of an image helper reads or writes, from its
@@ -216,22 +241,11 @@ static uint64_t image_bytes(rp_exec_t *x, const cs_inst_t *h, const rp_val_t *a,
  * whose state differs (a damaged or edited trace, a driver that rounds a
  * level differently) would let GL write more than that, so these outputs
  * are also made as large as the replay's own state says.  The queries run
- * between a glGetError before (an error GL held is the program's: its next
- * glGetError gets it, rp_ctx_t.pending_error, as check.c does) and
- * glGetErrors after (theirs are dropped). */
-static void quiet_begin(rp_exec_t *x)
-{
-    uint32_t (*ge)(void) = x->st->fn_get_error == UINT32_MAX ? NULL
-                           : (uint32_t(*)(void))rp_addr(x->st, x->st->fn_get_error);
-    uint32_t e = ge ? ge() : 0;
-    if (e && !x->ctx->pending_error)
-        x->ctx->pending_error = e;
-}
-
+ * after rp_check_keep_error (an error GL held is the program's: its next
+ * glGetError gets it) and before quiet_end (theirs are dropped). */
 static void quiet_end(rp_exec_t *x)
 {
-    uint32_t (*ge)(void) = x->st->fn_get_error == UINT32_MAX ? NULL
-                           : (uint32_t(*)(void))rp_addr(x->st, x->st->fn_get_error);
+    uint32_t (*ge)(void) = rp_check_get_error(x->st);
     for (int k = 0; ge && k < 8 && ge(); k++)
         ;
 }
@@ -276,7 +290,7 @@ static uint64_t level_bytes(rp_exec_t *x, const cs_inst_t *h, const rp_val_t *a,
     const rp_val_t *p = &a[h->args[ext ? 2 : 1]];
     uint32_t obj = ext ? (uint32_t)a[h->args[1]].u : 0, target = (uint32_t)p[0].u;
     int32_t level = (int32_t)p[1].i;
-    quiet_begin(x);
+    rp_check_keep_error(x);
     int64_t w = level_param(x, ext, multi, obj, target, level, WIDTH);
     int64_t ht = level_param(x, ext, multi, obj, target, level, HEIGHT);
     int64_t d = level_param(x, ext, multi, obj, target, level, DEPTH);
@@ -289,13 +303,12 @@ static uint64_t level_bytes(rp_exec_t *x, const cs_inst_t *h, const rp_val_t *a,
          * blocks under the pack state's row length, image height and skips */
         int64_t bw = rp_gl_get_integer(x, 0x912B), bh = rp_gl_get_integer(x, 0x912C),
                 bd = rp_gl_get_integer(x, 0x912D), bs = rp_gl_get_integer(x, 0x912E);
-        if (bs > 0 && bw > 0 && w > 0 && ht > 0 && d > 0 && w <= (1 << 20) && ht <= (1 << 20) && d <= (1 << 20)) {
-            int64_t rl = rp_gl_get_integer(x, 0x0D02), sp = rp_gl_get_integer(x, 0x0D04),
-                    sr = rp_gl_get_integer(x, 0x0D03), ih = rp_gl_get_integer(x, 0x806C),
-                    si = rp_gl_get_integer(x, 0x806B);
-            uint64_t cols = (uint64_t)((rl > w ? rl : w) + (sp > 0 ? sp : 0) + bw - 1) / (uint64_t)bw;
-            uint64_t rows = (uint64_t)((ih > ht ? ih : ht) + (sr > 0 ? sr : 0));
-            uint64_t layers = (uint64_t)(d + (si > 0 ? si : 0));
+        if (bs > 0 && bw > 0 && image_dims_ok(w, ht, d) > 0) {
+            store_t st;
+            read_store(x, 1, &st);
+            uint64_t cols = (uint64_t)((st.rowlen > w ? st.rowlen : w) + st.skipp + bw - 1) / (uint64_t)bw;
+            uint64_t rows = (uint64_t)((st.imgh > ht ? st.imgh : ht) + st.skipr);
+            uint64_t layers = (uint64_t)(d + st.skipi);
             if (bh > 0)
                 rows = (rows + (uint64_t)bh - 1) / (uint64_t)bh;
             if (bd > 0)
@@ -320,7 +333,7 @@ static uint64_t getter_elems(rp_exec_t *x, const cs_inst_t *h)
     int pm = strcmp(h->kind, "pixelmap") == 0;
     if (!pm && strcmp(h->kind, "evalmap") != 0)
         return 0;
-    quiet_begin(x);
+    rp_check_keep_error(x);
     int64_t m = rp_gl_get_integer(x, pm ? MAX_PIXEL_MAP_TABLE : MAX_EVAL_ORDER);
     quiet_end(x);
     if (m <= 0 || m > (1 << 16))
@@ -534,7 +547,7 @@ static int offset_bound(rp_exec_t *x, uint32_t target)
             continue;
         if (k < 2)
             return rp_gl_get_integer(x, bindings[k][1]) != 0;
-        quiet_begin(x);
+        rp_check_keep_error(x);
         int bound = rp_gl_get_integer(x, bindings[k][1]) != 0;
         quiet_end(x);
         return bound;

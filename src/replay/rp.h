@@ -383,6 +383,14 @@ size_t rp_frames_read(rp_exec_t *x, int w, int h, uint32_t format, uint32_t type
 void rp_check_init(rp_state_t *st);
 /* After the replayed call c: its readback digests and glGetError value. */
 void rp_check_call(rp_exec_t *x, const rp_call_t *c);
+/* glGetError's address, NULL when the replay has none. */
+uint32_t (*rp_check_get_error(rp_state_t *st))(void);
+/* Takes the error GL holds in the current context (x->ctx), if any, and
+ * keeps it for the program's next glGetError (rp_ctx_t.pending_error,
+ * unless one is kept already); returns it, 0 for none.  For the
+ * replayer's own GL work that may raise errors: what it raises after
+ * this is not the program's. */
+uint32_t rp_check_keep_error(rp_exec_t *x);
 /* The pseudo-call wip15FrameDigest. */
 int rp_check_frame_digest(rp_exec_t *x, const rp_call_t *c);
 /* The last line of --check.  Returns 1 when something mismatched. */
