@@ -336,7 +336,9 @@ static uint64_t getter_elems(rp_exec_t *x, const cs_inst_t *h)
     rp_check_keep_error(x);
     int64_t m = rp_gl_get_integer(x, pm ? MAX_PIXEL_MAP_TABLE : MAX_EVAL_ORDER);
     quiet_end(x);
-    if (m <= 0 || m > (1 << 16))
+    if (m <= 0)
+        return 0; /* a context without pixel maps or evaluators: GL refuses the call */
+    if (m > (1 << 16))
         m = 1 << 16;
     return pm ? (uint64_t)m : (uint64_t)m * (uint64_t)m * 4;
 }
