@@ -265,6 +265,8 @@ static void json_call(w15t_trace_t *t, const w15_call_t *c, const ptrs_t *ptrs,
 {
     w15t_puts("{\"index\":");
     w15t_put_u64(c->index);
+    w15t_puts(",\"offset\":");
+    w15t_put_u64(c->offset);
     w15t_puts(",\"function\":");
     w15t_put_jstr(c->func->name);
     if (t->have_thread) {

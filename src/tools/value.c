@@ -344,7 +344,7 @@ static void jprint_blob(w15t_trace_t *t, const w15_blob_t *b, const w15t_print_o
         w15t_printf("\"%s\"", m);
     else
         w15t_printf("%u", b->method);
-    w15t_printf(",\"stored\":%" PRIu32, b->csize);
+    w15t_printf(",\"stored\":%" PRIu32 ",\"offset\":%" PRIu64, b->csize, b->offset);
     const uint8_t *d = b->size ? blob_bytes(t, b, bad, err) : (const uint8_t *)"";
     if (!d) {
         w15t_puts(",\"corrupt\":true}");
