@@ -49,6 +49,7 @@ static const uint8_t csize[] = {
 #define UNKNOWN_OUT (64u << 10)      /* an output of unknown size (not pixels) */
 #define GL_PIXEL_PACK_BUFFER_BINDING 0x88ED
 #define GL_PIXEL_UNPACK_BUFFER_BINDING 0x88EF
+#define GL_ELEMENT_ARRAY_BUFFER 0x8893
 
 int rp_signature_ok(const w15_func_t *f, uint32_t fn)
 {
@@ -885,7 +886,7 @@ int rp_decode(rp_exec_t *x, rp_call_t *c)
                                      (unsigned long long)want);
                 alloc = want; /* pad with zeros: the trace holds fewer */
             }
-            int direct = alloc == n && !gt && !(ct == W15_C_PTR && x->ncmem) &&
+            int direct = alloc == n && !gt && ct != W15_C_PTR &&
                          ((ct == W15_C_F32 && v->type.base == W15_FLOAT) ||
                           (ct == W15_C_F64 && v->type.base == W15_DOUBLE) ||
                           ((ct == W15_C_I64 || ct == W15_C_U64 || ct == W15_C_LONG || ct == W15_C_PTR) &&
@@ -917,7 +918,11 @@ int rp_decode(rp_exec_t *x, rp_call_t *c)
                     else store_elem(p + j * es, ct, (uint64_t)(int64_t)d);
                 }
             } else {
-                int ptrs = ct == W15_C_PTR && x->ncmem; /* pointers into client memory? */
+                /* pointers into client memory (glMultiDrawElements'
+                 * index arrays): each one the trace holds (this call's
+                 * wip15ClientMemory), or an offset while an element
+                 * buffer is bound; never the program's address */
+                int ptrs = ct == W15_C_PTR, offsets = -1;
                 for (uint32_t j = 0; j < n; j++) {
                     uint64_t e = rec_elem(v, j);
                     if (ns)
@@ -926,6 +931,14 @@ int rp_decode(rp_exec_t *x, rp_call_t *c)
                         void *m = rp_mem_translate(x, e);
                         if (m)
                             e = (uint64_t)(uintptr_t)m;
+                        else {
+                            if (offsets < 0)
+                                offsets = (fs->flags & W15_FN_VERTEX_DRAW) &&
+                                          offset_bound(x, GL_ELEMENT_ARRAY_BUFFER);
+                            if (!offsets)
+                                return rp_cannot(x, c->fn, "parameter %s: element %u points at client "
+                                                 "memory the trace does not hold", pname(c->fn, i), j);
+                        }
                     }
                     if (ct == W15_C_F32) { float f = v->type.base == W15_INT ? (float)(int64_t)e : (float)e; memcpy(p + j * es, &f, 4); }
                     else if (ct == W15_C_F64) { double d = v->type.base == W15_INT ? (double)(int64_t)e : (double)e; memcpy(p + j * es, &d, 8); }
