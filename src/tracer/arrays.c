@@ -49,6 +49,7 @@
  * w15_guard_copy) is written as empty bytes with one warning. */
 #include "arrays.h"
 #include "context.h"
+#include "draws.h"
 #include "guard.h"
 #include "log.h"
 #include "pseudo.h"
@@ -319,27 +320,11 @@ static int warned_fault, warned_span, warned_ebo;
 
 /* ------------------------------------------------------- array state */
 
-static uint32_t type_size(uint32_t type)
-{
-    switch (type) {
-    case GL_BYTE_: case GL_UNSIGNED_BYTE_: return 1;
-    case GL_SHORT_: case GL_UNSIGNED_SHORT_: case GL_HALF_FLOAT_: case GL_HALF_FLOAT_OES_: return 2;
-    case GL_INT_: case GL_UNSIGNED_INT_: case GL_FLOAT_: case GL_FIXED_: return 4;
-    case GL_DOUBLE_: case GL_UNSIGNED_INT64_: return 8;
-    default: return 0;
-    }
-}
-
 /* Element size and step of c; 0 when its type or size is unknown. */
 static int finish(carr_t *c)
 {
-    uint32_t comps = c->size == GL_BGRA_ ? 4 : (uint32_t)c->size;
-    if (c->type == GL_INT_2_10_10_10_REV_ || c->type == GL_UNSIGNED_INT_2_10_10_10_REV_ ||
-        c->type == GL_UNSIGNED_INT_10F_11F_11F_REV_)
-        c->esize = 4;
-    else
-        c->esize = comps * type_size(c->type);
-    if (c->size <= 0 || (c->size > 4 && c->size != GL_BGRA_) || !c->esize || c->stride < 0)
+    c->esize = w15_vertex_element_size(c->size, c->type);
+    if (!c->esize || c->stride < 0)
         return 0;
     c->step = c->stride ? (uint64_t)c->stride : c->esize;
     c->lo = INT64_MAX;
@@ -461,103 +446,6 @@ static int read_buffer(arr_ctx_t *a, unsigned target, uint64_t off, uint64_t len
 
 /* ------------------------------------------------------------- draws */
 
-enum { S_NONE, S_ARRAYS, S_ELEMENTS, S_MULTI_ARRAYS, S_MULTI_ELEMENTS, S_INDIRECT_ARRAYS,
-       S_INDIRECT_ELEMENTS, S_ARRAY_ELEMENT };
-
-/* Where a draw command keeps what we need (parameter positions, -1: none). */
-typedef struct ddesc {
-    uint8_t shape;
-    int8_t first, count, type, indices, inst, bv, bi, drawcount, stride, maxcount, indirect;
-    uint8_t modes; /* an array of modes (glMultiModeDraw*IBM), not a mode first */
-} ddesc_t;
-
-static ddesc_t describe(uint32_t id)
-{
-    ddesc_t d = { S_NONE, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0 };
-    switch (id) {
-    case W15F_glDrawArrays: case W15F_glDrawArraysEXT:
-        d.shape = S_ARRAYS, d.first = 1, d.count = 2;
-        break;
-    case W15F_glDrawArraysInstanced: case W15F_glDrawArraysInstancedANGLE: case W15F_glDrawArraysInstancedARB:
-    case W15F_glDrawArraysInstancedNV: case W15F_glDrawArraysInstancedEXT:
-        d.shape = S_ARRAYS, d.first = 1, d.count = 2, d.inst = 3;
-        break;
-    case W15F_glDrawArraysInstancedBaseInstance: case W15F_glDrawArraysInstancedBaseInstanceEXT:
-        d.shape = S_ARRAYS, d.first = 1, d.count = 2, d.inst = 3, d.bi = 4;
-        break;
-    case W15F_glDrawElements:
-        d.shape = S_ELEMENTS, d.count = 1, d.type = 2, d.indices = 3;
-        break;
-    case W15F_glDrawElementsBaseVertex: case W15F_glDrawElementsBaseVertexEXT:
-    case W15F_glDrawElementsBaseVertexOES:
-        d.shape = S_ELEMENTS, d.count = 1, d.type = 2, d.indices = 3, d.bv = 4;
-        break;
-    case W15F_glDrawElementsInstanced: case W15F_glDrawElementsInstancedANGLE:
-    case W15F_glDrawElementsInstancedARB: case W15F_glDrawElementsInstancedNV:
-    case W15F_glDrawElementsInstancedEXT:
-        d.shape = S_ELEMENTS, d.count = 1, d.type = 2, d.indices = 3, d.inst = 4;
-        break;
-    case W15F_glDrawElementsInstancedBaseInstance: case W15F_glDrawElementsInstancedBaseInstanceEXT:
-        d.shape = S_ELEMENTS, d.count = 1, d.type = 2, d.indices = 3, d.inst = 4, d.bi = 5;
-        break;
-    case W15F_glDrawElementsInstancedBaseVertex: case W15F_glDrawElementsInstancedBaseVertexEXT:
-    case W15F_glDrawElementsInstancedBaseVertexOES:
-        d.shape = S_ELEMENTS, d.count = 1, d.type = 2, d.indices = 3, d.inst = 4, d.bv = 5;
-        break;
-    case W15F_glDrawElementsInstancedBaseVertexBaseInstance:
-    case W15F_glDrawElementsInstancedBaseVertexBaseInstanceEXT:
-        d.shape = S_ELEMENTS, d.count = 1, d.type = 2, d.indices = 3, d.inst = 4, d.bv = 5, d.bi = 6;
-        break;
-    case W15F_glDrawRangeElements: case W15F_glDrawRangeElementsEXT:
-        d.shape = S_ELEMENTS, d.count = 3, d.type = 4, d.indices = 5;
-        break;
-    case W15F_glDrawRangeElementsBaseVertex: case W15F_glDrawRangeElementsBaseVertexEXT:
-    case W15F_glDrawRangeElementsBaseVertexOES:
-        d.shape = S_ELEMENTS, d.count = 3, d.type = 4, d.indices = 5, d.bv = 6;
-        break;
-    case W15F_glMultiDrawArrays: case W15F_glMultiDrawArraysEXT:
-        d.shape = S_MULTI_ARRAYS, d.first = 1, d.count = 2, d.drawcount = 3;
-        break;
-    case W15F_glMultiDrawElements: case W15F_glMultiDrawElementsEXT:
-        d.shape = S_MULTI_ELEMENTS, d.count = 1, d.type = 2, d.indices = 3, d.drawcount = 4;
-        break;
-    case W15F_glMultiModeDrawElementsIBM:
-        d.shape = S_MULTI_ELEMENTS, d.count = 1, d.type = 2, d.indices = 3, d.drawcount = 4, d.modes = 1;
-        break;
-    case W15F_glMultiModeDrawArraysIBM:
-        d.shape = S_MULTI_ARRAYS, d.first = 1, d.count = 2, d.drawcount = 3, d.modes = 1;
-        break;
-    case W15F_glMultiDrawElementsBaseVertex: case W15F_glMultiDrawElementsBaseVertexEXT:
-        d.shape = S_MULTI_ELEMENTS, d.count = 1, d.type = 2, d.indices = 3, d.drawcount = 4, d.bv = 5;
-        break;
-    case W15F_glDrawArraysIndirect:
-        d.shape = S_INDIRECT_ARRAYS, d.indirect = 1;
-        break;
-    case W15F_glMultiDrawArraysIndirect: case W15F_glMultiDrawArraysIndirectAMD:
-        d.shape = S_INDIRECT_ARRAYS, d.indirect = 1, d.drawcount = 2, d.stride = 3;
-        break;
-    case W15F_glMultiDrawArraysIndirectCount: case W15F_glMultiDrawArraysIndirectCountARB:
-        d.shape = S_INDIRECT_ARRAYS, d.indirect = 1, d.drawcount = 2, d.maxcount = 3, d.stride = 4;
-        break;
-    case W15F_glDrawElementsIndirect:
-        d.shape = S_INDIRECT_ELEMENTS, d.type = 1, d.indirect = 2;
-        break;
-    case W15F_glMultiDrawElementsIndirect: case W15F_glMultiDrawElementsIndirectAMD:
-        d.shape = S_INDIRECT_ELEMENTS, d.type = 1, d.indirect = 2, d.drawcount = 3, d.stride = 4;
-        break;
-    case W15F_glMultiDrawElementsIndirectCount: case W15F_glMultiDrawElementsIndirectCountARB:
-        d.shape = S_INDIRECT_ELEMENTS, d.type = 1, d.indirect = 2, d.drawcount = 3, d.maxcount = 4,
-        d.stride = 5;
-        break;
-    case W15F_glArrayElement: case W15F_glArrayElementEXT:
-        d.shape = S_ARRAY_ELEMENT, d.first = 0;
-        break;
-    default:
-        break;
-    }
-    return d;
-}
-
 /* A byte range of client memory to write. */
 typedef struct span {
     uint64_t lo, hi; /* [lo, hi) */
@@ -645,21 +533,6 @@ static void learn_restart(draw_t *d)
         d->restart_on = restart_with_index(a, &d->restart_index);
 }
 
-#define MINMAX(T)                                                                                   \
-    do {                                                                                            \
-        const T *v = (const T *)(const void *)p;                                                    \
-        for (int64_t i = 0; i < count; i++) {                                                       \
-            uint32_t x = v[i];                                                                      \
-            if (x == skip && rs)                                                                    \
-                continue;                                                                           \
-            if (x < mn)                                                                             \
-                mn = x;                                                                             \
-            if (x > mx)                                                                             \
-                mx = x;                                                                             \
-            any = 1;                                                                                \
-        }                                                                                           \
-    } while (0)
-
 /* The smallest and largest of `count` indices of `type` (client memory at
  * `indices`, or at that offset of the element buffer when `ebo`), restart
  * indices left out.  1 with lo and hi set, 0 when there is none, -1 when
@@ -667,7 +540,7 @@ static void learn_restart(draw_t *d)
 static int index_range(draw_t *d, uint32_t type, uint64_t indices, int64_t count, int ebo, int64_t *lo,
                        int64_t *hi)
 {
-    uint32_t ts = type == GL_UNSIGNED_BYTE_ ? 1 : type == GL_UNSIGNED_SHORT_ ? 2 : type == GL_UNSIGNED_INT_ ? 4 : 0;
+    uint32_t ts = w15_index_size(type);
     if (!ts || count <= 0)
         return 0;
     uint64_t n = (uint64_t)count * ts;
@@ -688,15 +561,8 @@ static int index_range(draw_t *d, uint32_t type, uint64_t indices, int64_t count
     learn_restart(d);
     int rs = d->restart_on;
     uint32_t skip = d->restart_fixed ? (ts == 1 ? 0xFFu : ts == 2 ? 0xFFFFu : 0xFFFFFFFFu) : d->restart_index;
-    uint32_t mn = UINT32_MAX, mx = 0;
-    int any = 0;
-    if (ts == 1)
-        MINMAX(uint8_t);
-    else if (ts == 2)
-        MINMAX(uint16_t);
-    else
-        MINMAX(uint32_t);
-    if (!any)
+    uint32_t mn, mx;
+    if (!w15_index_minmax(p, ts, count, rs, skip, &mn, &mx))
         return 0;
     *lo = mn;
     *hi = mx;
@@ -731,7 +597,7 @@ static void sub_elements(draw_t *d, uint32_t type, uint64_t indices, int64_t cou
         add_sub(d, lo + bv, hi + bv, icount, binst);
 }
 
-static void draw_multi(draw_t *d, const ddesc_t *ds, const w15_slot_t *args)
+static void draw_multi(draw_t *d, const w15_draw_desc_t *ds, const w15_slot_t *args)
 {
     arr_ctx_t *a = d->a;
     int64_t dc = args[ds->drawcount].i;
@@ -739,7 +605,7 @@ static void draw_multi(draw_t *d, const ddesc_t *ds, const w15_slot_t *args)
         return;
     size_t n = (size_t)dc;
     int32_t *count = read_param(args[ds->count].p, n * 4);
-    if (ds->shape == S_MULTI_ARRAYS) {
+    if (ds->shape == W15_DRAW_MULTI_ARRAYS) {
         int32_t *first = read_param(args[ds->first].p, n * 4);
         if (first && count)
             for (size_t k = 0; k < n; k++)
@@ -748,7 +614,7 @@ static void draw_multi(draw_t *d, const ddesc_t *ds, const w15_slot_t *args)
         free(first);
     } else {
         uint32_t type = args[ds->type].u;
-        uint32_t ts = type == GL_UNSIGNED_BYTE_ ? 1 : type == GL_UNSIGNED_SHORT_ ? 2 : type == GL_UNSIGNED_INT_ ? 4 : 0;
+        uint32_t ts = w15_index_size(type);
         uint64_t *ind = read_param(args[ds->indices].p, n * sizeof(void *));
         int32_t *bv = ds->bv >= 0 ? read_param(args[ds->bv].p, n * 4) : NULL;
         int ebo = ebo_bound(a);
@@ -767,12 +633,12 @@ static void draw_multi(draw_t *d, const ddesc_t *ds, const w15_slot_t *args)
     free(count);
 }
 
-static void draw_indirect(draw_t *d, const ddesc_t *ds, const w15_slot_t *args)
+static void draw_indirect(draw_t *d, const w15_draw_desc_t *ds, const w15_slot_t *args)
 {
     arr_ctx_t *a = d->a;
     if (!a->indirect)
         return;
-    int elements = ds->shape == S_INDIRECT_ELEMENTS;
+    int elements = ds->shape == W15_DRAW_INDIRECT_ELEMENTS;
     uint32_t type = elements ? args[ds->type].u : 0;
     if (elements && !(type == GL_UNSIGNED_BYTE_ || type == GL_UNSIGNED_SHORT_ || type == GL_UNSIGNED_INT_))
         return;
@@ -967,20 +833,20 @@ static void write_draw(w15_thread_t *t, draw_t *d)
 
 static void draw_pre(w15_thread_t *t, uint32_t id, const w15_slot_t *args, int rec)
 {
-    ddesc_t ds = describe(id);
-    if (ds.shape == S_NONE || !rec)
+    w15_draw_desc_t ds = w15_draw_describe(id);
+    if (ds.shape == W15_DRAW_NONE || !rec)
         return;
-    if (ds.shape != S_ARRAY_ELEMENT && !ds.modes && args[0].u > GL_PATCHES_)
+    if (ds.shape != W15_DRAW_ARRAY_ELEMENT && !ds.modes && args[0].u > GL_PATCHES_)
         return; /* GL_INVALID_ENUM (every draw's mode is first): nothing is read */
     /* the index arrays of a multi-draw and client-memory indirect commands
      * are recorded even without client vertex arrays */
-    int other = ds.shape == S_MULTI_ELEMENTS || ds.shape == S_INDIRECT_ARRAYS || ds.shape == S_INDIRECT_ELEMENTS;
+    int other = ds.shape == W15_DRAW_MULTI_ELEMENTS || ds.shape == W15_DRAW_INDIRECT_ARRAYS || ds.shape == W15_DRAW_INDIRECT_ELEMENTS;
     arr_ctx_t *a = state_of(t, 0);
     if ((!a || !a->any) && !other)
         return;
     if (!a && !(a = state_of(t, 1)))
         return;
-    if (t->ctx->in_begin && ds.shape != S_ARRAY_ELEMENT)
+    if (t->ctx->in_begin && ds.shape != W15_DRAW_ARRAY_ELEMENT)
         return; /* GL_INVALID_OPERATION: nothing is read */
     carr_t arr[MAX_ARRAYS];
     draw_t d;
@@ -1002,7 +868,7 @@ static void draw_pre(w15_thread_t *t, uint32_t id, const w15_slot_t *args, int r
     if (!d.narr && !other)
         return;
     switch (ds.shape) {
-    case S_ARRAYS: {
+    case W15_DRAW_ARRAYS: {
         int64_t first = args[ds.first].i, count = args[ds.count].i;
         int64_t icount = ds.inst >= 0 ? args[ds.inst].i : 1;
         int64_t binst = ds.bi >= 0 ? (int64_t)args[ds.bi].u : 0;
@@ -1010,7 +876,7 @@ static void draw_pre(w15_thread_t *t, uint32_t id, const w15_slot_t *args, int r
             add_sub(&d, first, first + count - 1, icount, binst);
         break;
     }
-    case S_ELEMENTS: {
+    case W15_DRAW_ELEMENTS: {
         int64_t count = args[ds.count].i;
         int64_t icount = ds.inst >= 0 ? args[ds.inst].i : 1;
         int64_t binst = ds.bi >= 0 ? (int64_t)args[ds.bi].u : 0;
@@ -1020,15 +886,15 @@ static void draw_pre(w15_thread_t *t, uint32_t id, const w15_slot_t *args, int r
                          icount, binst);
         break;
     }
-    case S_MULTI_ARRAYS:
-    case S_MULTI_ELEMENTS:
+    case W15_DRAW_MULTI_ARRAYS:
+    case W15_DRAW_MULTI_ELEMENTS:
         draw_multi(&d, &ds, args);
         break;
-    case S_INDIRECT_ARRAYS:
-    case S_INDIRECT_ELEMENTS:
+    case W15_DRAW_INDIRECT_ARRAYS:
+    case W15_DRAW_INDIRECT_ELEMENTS:
         draw_indirect(&d, &ds, args);
         break;
-    case S_ARRAY_ELEMENT:
+    case W15_DRAW_ARRAY_ELEMENT:
         /* inside glBegin/glEnd the restart index restarts the primitive */
         if (args[0].i >= 0 &&
             !(t->ctx->in_begin && a->snap_restart && (uint32_t)args[0].i == a->snap_restart_index))
