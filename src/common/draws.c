@@ -1,6 +1,8 @@
 /* draws.c -- see draws.h. */
 #include "draws.h"
 
+#include <string.h>
+
 #include "funcs.h"
 
 enum {
@@ -13,7 +15,7 @@ enum {
 
 w15_draw_desc_t w15_draw_describe(uint32_t fn)
 {
-    w15_draw_desc_t d = { W15_DRAW_NONE, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0 };
+    w15_draw_desc_t d = { W15_DRAW_NONE, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0 };
     switch (fn) {
     case W15F_glDrawArrays: case W15F_glDrawArraysEXT:
         d.shape = W15_DRAW_ARRAYS, d.first = 1, d.count = 2;
@@ -49,11 +51,11 @@ w15_draw_desc_t w15_draw_describe(uint32_t fn)
         d.shape = W15_DRAW_ELEMENTS, d.count = 1, d.type = 2, d.indices = 3, d.inst = 4, d.bv = 5, d.bi = 6;
         break;
     case W15F_glDrawRangeElements: case W15F_glDrawRangeElementsEXT:
-        d.shape = W15_DRAW_ELEMENTS, d.count = 3, d.type = 4, d.indices = 5;
+        d.shape = W15_DRAW_ELEMENTS, d.count = 3, d.type = 4, d.indices = 5, d.start = 1, d.end = 2;
         break;
     case W15F_glDrawRangeElementsBaseVertex: case W15F_glDrawRangeElementsBaseVertexEXT:
     case W15F_glDrawRangeElementsBaseVertexOES:
-        d.shape = W15_DRAW_ELEMENTS, d.count = 3, d.type = 4, d.indices = 5, d.bv = 6;
+        d.shape = W15_DRAW_ELEMENTS, d.count = 3, d.type = 4, d.indices = 5, d.bv = 6, d.start = 1, d.end = 2;
         break;
     case W15F_glMultiDrawArrays: case W15F_glMultiDrawArraysEXT:
         d.shape = W15_DRAW_MULTI_ARRAYS, d.first = 1, d.count = 2, d.drawcount = 3;
@@ -124,11 +126,15 @@ uint32_t w15_vertex_element_size(int32_t size, uint32_t type)
     return (size == GL_BGRA_ ? 4u : (uint32_t)size) * type_size(type);
 }
 
+/* memcpy per index: the indices may be unaligned (a blob in the reader's
+ * buffer); the compiler makes it a plain load */
 #define MINMAX(T)                                                                                   \
     do {                                                                                            \
-        const T *v = (const T *)p;                                                                  \
+        const unsigned char *v = p;                                                                 \
         for (int64_t i = 0; i < count; i++) {                                                       \
-            uint32_t x = v[i];                                                                      \
+            T e;                                                                                    \
+            memcpy(&e, v + i * (int64_t)sizeof e, sizeof e);                                        \
+            uint32_t x = e;                                                                         \
             if (x == skip && restart)                                                               \
                 continue;                                                                           \
             if (x < mn)                                                                             \

@@ -26,6 +26,7 @@ enum w15_draw_shape {
 typedef struct w15_draw_desc {
     uint8_t shape; /* enum w15_draw_shape */
     int8_t first, count, type, indices, inst, bv, bi, drawcount, stride, maxcount, indirect;
+    int8_t start, end; /* glDrawRangeElements' hint (GL may read all of it) */
     uint8_t modes; /* an array of modes (glMultiModeDraw*IBM), not a mode first */
 } w15_draw_desc_t;
 

@@ -52,6 +52,13 @@ uint32_t (*rp_check_get_error(rp_state_t *st))(void)
     return st->fn_get_error == UINT32_MAX ? NULL : (uint32_t(*)(void))rp_addr(st, st->fn_get_error);
 }
 
+void rp_check_drop_errors(rp_exec_t *x)
+{
+    uint32_t (*ge)(void) = rp_check_get_error(x->st);
+    for (int k = 0; ge && k < 8 && ge(); k++)
+        ;
+}
+
 uint32_t rp_check_keep_error(rp_exec_t *x)
 {
     uint32_t (*ge)(void) = rp_check_get_error(x->st);

@@ -243,13 +243,7 @@ static uint64_t image_bytes(rp_exec_t *x, const cs_inst_t *h, const rp_val_t *a,
  * level differently) would let GL write more than that, so these outputs
  * are also made as large as the replay's own state says.  The queries run
  * after rp_check_keep_error (an error GL held is the program's: its next
- * glGetError gets it) and before quiet_end (theirs are dropped). */
-static void quiet_end(rp_exec_t *x)
-{
-    uint32_t (*ge)(void) = rp_check_get_error(x->st);
-    for (int k = 0; ge && k < 8 && ge(); k++)
-        ;
-}
+ * glGetError gets it) and before rp_check_drop_errors (theirs are dropped). */
 
 typedef void (*tex_level_fn)(uint32_t, int32_t, uint32_t, int32_t *);
 typedef void (*obj_level_fn)(uint32_t, uint32_t, int32_t, uint32_t, int32_t *);
@@ -319,7 +313,7 @@ static uint64_t level_bytes(rp_exec_t *x, const cs_inst_t *h, const rp_val_t *a,
                 n = blocks;
         }
     }
-    quiet_end(x);
+    rp_check_drop_errors(x);
     return n;
 }
 
@@ -336,7 +330,7 @@ static uint64_t getter_elems(rp_exec_t *x, const cs_inst_t *h)
         return 0;
     rp_check_keep_error(x);
     int64_t m = rp_gl_get_integer(x, pm ? MAX_PIXEL_MAP_TABLE : MAX_EVAL_ORDER);
-    quiet_end(x);
+    rp_check_drop_errors(x);
     if (m <= 0)
         return 0; /* a context without pixel maps or evaluators: GL refuses the call */
     if (m > (1 << 16))
@@ -552,7 +546,7 @@ static int offset_bound(rp_exec_t *x, uint32_t target)
             return rp_gl_get_integer(x, bindings[k][1]) != 0;
         rp_check_keep_error(x);
         int bound = rp_gl_get_integer(x, bindings[k][1]) != 0;
-        quiet_end(x);
+        rp_check_drop_errors(x);
         return bound;
     }
     return 0;
@@ -921,7 +915,9 @@ int rp_decode(rp_exec_t *x, rp_call_t *c)
                 /* pointers into client memory (glMultiDrawElements'
                  * index arrays): each one the trace holds (this call's
                  * wip15ClientMemory), or an offset while an element
-                 * buffer is bound; never the program's address */
+                 * buffer is bound; never the program's address: another
+                 * one (the tracer records none for an empty draw) points
+                 * at zeros, and mem.c refuses a draw that reads them */
                 int ptrs = ct == W15_C_PTR, offsets = -1;
                 for (uint32_t j = 0; j < n; j++) {
                     uint64_t e = rec_elem(v, j);
@@ -935,9 +931,8 @@ int rp_decode(rp_exec_t *x, rp_call_t *c)
                             if (offsets < 0)
                                 offsets = (fs->flags & W15_FN_VERTEX_DRAW) &&
                                           offset_bound(x, GL_ELEMENT_ARRAY_BUFFER);
-                            if (!offsets)
-                                return rp_cannot(x, c->fn, "parameter %s: element %u points at client "
-                                                 "memory the trace does not hold", pname(c->fn, i), j);
+                            if (!offsets && !(e = (uint64_t)(uintptr_t)rp_zeros(st)))
+                                return rp_cannot(x, c->fn, "parameter %s: no memory for zeros", pname(c->fn, i));
                         }
                     }
                     if (ct == W15_C_F32) { float f = v->type.base == W15_INT ? (float)(int64_t)e : (float)e; memcpy(p + j * es, &f, 4); }

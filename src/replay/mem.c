@@ -20,11 +20,14 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "draws.h"
 #include "funcs.h"
 #include "rp.h"
 
 #define GL_ARRAY_BUFFER 0x8892
 #define GL_ARRAY_BUFFER_BINDING 0x8894
+#define GL_ELEMENT_ARRAY_BUFFER 0x8893
+#define GL_ELEMENT_ARRAY_BUFFER_BINDING 0x8895
 #define GL_COPY_WRITE_BUFFER 0x8F37
 #define GL_COPY_WRITE_BUFFER_BINDING 0x8F37
 #define GL_BUFFER_SIZE 0x8764
@@ -43,6 +46,9 @@
 #define GL_SECONDARY_COLOR_ARRAY 0x845E
 #define GL_POINT_SIZE_ARRAY_OES 0x8B9C
 #define GL_VERTEX_ATTRIB_ARRAY_POINTER 0x8645
+#define GL_PRIMITIVE_RESTART 0x8F9D
+#define GL_PRIMITIVE_RESTART_INDEX 0x8F9E
+#define GL_PRIMITIVE_RESTART_FIXED_INDEX 0x8D69
 
 typedef struct crange {
     uint64_t addr; /* the program's address */
@@ -63,6 +69,16 @@ typedef struct cwin {
     uint32_t flags;
 } cwin_t;
 
+/* A client array the coming draw reads, re-pointed by wip15ClientArray:
+ * the bytes GL may read around its base, [lo, hi) from the base, are the
+ * replay's copy of the memory the trace holds (or its zeros). */
+typedef struct cvert {
+    uint32_t array, index;
+    int64_t lo, hi;
+    uint32_t esize, divisor;
+    uint64_t step;
+} cvert_t;
+
 struct rp_cmem {
     cwin_t *win;
     uint32_t nwin;
@@ -74,6 +90,8 @@ struct rp_cmem {
     uint8_t **old;      /* earlier blocks: client arrays may still point there */
     uint32_t nold;
     int arrays;         /* wip15ClientArray before the coming call */
+    cvert_t *va;        /* the arrays it re-pointed (not glArrayElement's windows) */
+    uint32_t nva, capva;
     uint32_t warn_fn, warn_param; /* a client pointer set without its data */
     int warn_pending;
 };
@@ -161,6 +179,7 @@ void rp_mem_exec_free(rp_exec_t *x)
     for (uint32_t i = 0; i < cm->nwin; i++)
         munmap(cm->win[i].base, WINDOW_BYTES);
     free(cm->win);
+    free(cm->va);
     free(cm->buf);
     free(cm->r);
     free(cm);
@@ -300,6 +319,7 @@ void rp_mem_after_call(rp_exec_t *x, uint32_t fn)
     x->ncmem = 0;
     cm->used = 0;
     cm->arrays = 0;
+    cm->nva = 0;
 }
 
 /* ---- glBegin held back (rp.h) ------------------------------------------ */
@@ -377,6 +397,38 @@ static void *array_at(rp_exec_t *x, uint64_t memory, int64_t offset)
     return (void *)((uintptr_t)(x->cmem->buf + r->off) + (uintptr_t)offset);
 }
 
+static int nomem(rp_exec_t *x)
+{
+    rp_fatal(x->st, "out of memory");
+    return -1;
+}
+
+/* Note an array the coming draw reads: its elements, and the bytes [lo, hi)
+ * from its base that the replay's memory holds.  0, or -1 out of memory. */
+static int add_vert(struct rp_cmem *cm, const rp_call_t *c, uint32_t array, uint32_t index, int size,
+                    uint32_t type, int stride, int64_t lo, int64_t hi)
+{
+    uint32_t es = w15_vertex_element_size(array == GL_NORMAL_ARRAY ? 3 : size, type);
+    if (array == GL_EDGE_FLAG_ARRAY)
+        es = 1;
+    else if (array == GL_FOG_COORD_ARRAY || array == GL_INDEX_ARRAY || array == GL_POINT_SIZE_ARRAY_OES)
+        es = w15_vertex_element_size(1, type);
+    if (!es || stride < 0)
+        return 0; /* GL refuses the pointer: the array is not re-pointed */
+    if (cm->nva == cm->capva) {
+        uint32_t n = cm->capva ? cm->capva * 2 : 16;
+        cvert_t *v = realloc(cm->va, n * sizeof *v);
+        if (!v)
+            return -1;
+        cm->va = v, cm->capva = n;
+    }
+    cvert_t *v = &cm->va[cm->nva++];
+    v->array = array, v->index = index, v->lo = lo, v->hi = hi, v->esize = es;
+    v->step = stride ? (uint64_t)stride : es;
+    v->divisor = (uint32_t)arg_u(c, 8);
+    return 0;
+}
+
 int rp_mem_client_array(rp_exec_t *x, const rp_call_t *c)
 {
     rp_state_t *st = x->st;
@@ -430,13 +482,17 @@ int rp_mem_client_array(rp_exec_t *x, const rp_call_t *c)
         p = w->base;
     } else {
         uint64_t memory = arg_u(c, 6);
-        if (!(p = array_at(x, memory, (int64_t)arg_u(c, 7)))) {
+        int64_t off = (int64_t)arg_u(c, 7);
+        if (!(p = array_at(x, memory, off))) {
             rp_warn(x, W15F_wip15ClientArray, "array 0x%x reads wip15ClientMemory %llu of the draw, which the "
                                               "trace does not hold (%u recorded, or unreadable when recorded); "
                                               "the draw reads zeros",
                     array, (unsigned long long)memory, x->ncmem);
             zeros = 1;
         }
+        if (add_vert(cm, c, array, index, size, type, stride, zeros ? 0 : -off,
+                     zeros ? (int64_t)RP_ZEROS : (int64_t)cm->r[memory].size - off))
+            return nomem(x);
     }
     if (zeros && !(p = rp_zeros(st)))
         return 0;
@@ -514,6 +570,257 @@ int rp_mem_client_array(rp_exec_t *x, const rp_call_t *c)
     if (ab)
         bind(GL_ARRAY_BUFFER, (unsigned)ab);
     return 0;
+}
+
+/* ---- a draw reads only what the replay holds -------------------------
+ * The tracer recorded the bytes each client array, index array and
+ * indirect command of a draw reads, computed from the program's state.
+ * A damaged trace, or a replay whose state differs (a restart index
+ * never set, a count edited), could make GL read past the replay's copies
+ * of them; such a draw is not replayed.  Indices and commands in buffers
+ * are GL's (not checked), and so are the vertices a draw reads through
+ * indices in an element buffer. */
+
+#define MAX_DRAWS (1 << 24)
+
+typedef unsigned char (*pfn_is_enabled)(glenum_t);
+
+typedef struct dcheck {
+    rp_exec_t *x;
+    struct rp_cmem *cm;
+    int restart_known, restart_on, restart_fixed;
+    uint32_t restart_index;
+    char why[240];
+} dcheck_t;
+
+/* Bytes of the replay's client memory from p to the end of the copy that
+ * holds it; -1 when no copy does (an offset into a buffer, NULL). */
+static int64_t held_from(const dcheck_t *d, const void *p)
+{
+    const struct rp_cmem *cm = d->cm;
+    for (uint32_t i = 0; i < d->x->ncmem; i++) {
+        const uint8_t *b = cm->buf + cm->r[i].off;
+        if ((const uint8_t *)p >= b && (const uint8_t *)p < b + cm->r[i].size)
+            return (int64_t)(b + cm->r[i].size - (const uint8_t *)p);
+    }
+    return -1;
+}
+
+/* Vertices [vlo, vhi] of icount instances from binst: 0 when every array
+ * holds its elements, else 1 with d->why. */
+static int vertices(dcheck_t *d, int64_t vlo, int64_t vhi, int64_t icount, int64_t binst)
+{
+    if (icount <= 0 || vhi < vlo || vhi < 0)
+        return 0;
+    for (uint32_t i = 0; i < d->cm->nva; i++) {
+        const cvert_t *v = &d->cm->va[i];
+        int64_t lo = vlo < 0 ? 0 : vlo, hi = vhi;
+        if (v->divisor) {
+            lo = binst;
+            hi = binst + (icount - 1) / (int64_t)v->divisor;
+        }
+        __int128 a = (__int128)lo * v->step, b = (__int128)hi * v->step + v->esize;
+        if (a >= v->lo && b <= v->hi)
+            continue;
+        snprintf(d->why, sizeof d->why,
+                 "it reads elements %lld to %lld of client array 0x%x (%u), bytes %lld to %lld from its base, "
+                 "and the trace holds bytes %lld to %lld",
+                 (long long)lo, (long long)hi, v->array, v->index, (long long)a, (long long)(b - 1),
+                 (long long)v->lo, (long long)(v->hi - 1));
+        return 1;
+    }
+    return 0;
+}
+
+/* The replay's primitive restart state (asked only when an index lies
+ * outside the arrays, so the common draw asks GL nothing). */
+static void learn_restart(dcheck_t *d, uint32_t ts)
+{
+    if (!d->restart_known) {
+        rp_exec_t *x = d->x;
+        pfn_is_enabled on = (pfn_is_enabled)GLF(x->st, glIsEnabled);
+        d->restart_known = 1;
+        if (on) {
+            /* each cap exists in some APIs and versions only: the errors
+             * of the others are dropped, and the program's kept */
+            rp_check_keep_error(x);
+            if (on(GL_PRIMITIVE_RESTART_FIXED_INDEX))
+                d->restart_on = d->restart_fixed = 1;
+            else if (on(GL_PRIMITIVE_RESTART))
+                d->restart_on = 1, d->restart_index = (uint32_t)rp_gl_get_integer(x, GL_PRIMITIVE_RESTART_INDEX);
+            else if (on(0x8558)) /* GL_PRIMITIVE_RESTART_NV */
+                d->restart_on = 1, d->restart_index = (uint32_t)rp_gl_get_integer(x, 0x8559);
+            rp_check_drop_errors(x);
+        }
+    }
+    (void)ts;
+}
+
+/* count indices of type at p (held: bytes the replay holds there, -1 when
+ * p is not client memory), base vertex bv: 0 fine, 1 with d->why.  With
+ * range (not NULL): the smallest and largest index the draw reads, set
+ * when known (range[0] <= range[1]). */
+static int elements(dcheck_t *d, uint32_t type, const void *p, int64_t held, int64_t count, int64_t bv,
+                    int64_t icount, int64_t binst, uint32_t *range)
+{
+    uint32_t ts = w15_index_size(type);
+    if (!ts || count <= 0 || icount <= 0 || held < 0)
+        return 0; /* GL refuses or draws nothing; or the indices are in a buffer */
+    if ((uint64_t)held / ts < (uint64_t)count) {
+        snprintf(d->why, sizeof d->why, "it reads %lld indices of %u bytes, and the trace holds %lld bytes there",
+                 (long long)count, ts, (long long)held);
+        return 1;
+    }
+    if (!d->cm->nva && !range)
+        return 0;
+    uint32_t lo, hi;
+    if (!w15_index_minmax(p, ts, count, 0, 0, &lo, &hi))
+        return 0;
+    if (vertices(d, (int64_t)lo + bv, (int64_t)hi + bv, icount, binst)) {
+        learn_restart(d, ts);
+        if (!d->restart_on)
+            return 1;
+        uint32_t skip = d->restart_fixed ? (ts == 1 ? 0xFFu : ts == 2 ? 0xFFFFu : 0xFFFFFFFFu) : d->restart_index;
+        if (!w15_index_minmax(p, ts, count, 1, skip, &lo, &hi))
+            return 0;
+        if (vertices(d, (int64_t)lo + bv, (int64_t)hi + bv, icount, binst))
+            return 1;
+    }
+    if (range)
+        range[0] = lo, range[1] = hi;
+    return 0;
+}
+
+/* Indirect commands at p: 0 fine, 1 with d->why. */
+static int indirect(dcheck_t *d, const w15_draw_desc_t *ds, const rp_call_t *c)
+{
+    int el = ds->shape == W15_DRAW_INDIRECT_ELEMENTS;
+    const void *p = c->a[ds->indirect].vp;
+    int64_t held = held_from(d, p);
+    /* indexed commands read their indices from the element buffer, and
+     * Mesa does not check them against it (an element buffer without
+     * storage: SIGSEGV) */
+    uint32_t ts = el ? w15_index_size((uint32_t)c->a[ds->type].u) : 0;
+    pfn_getbp getbp = (pfn_getbp)GLF(d->x->st, glGetBufferParameteriv);
+    int ebo = ts && getbp && rp_gl_get_integer(d->x, GL_ELEMENT_ARRAY_BUFFER_BINDING), size = 0;
+    if (ebo) {
+        getbp(GL_ELEMENT_ARRAY_BUFFER, GL_BUFFER_SIZE, &size);
+        if (size <= 0) {
+            snprintf(d->why, sizeof d->why, "its element buffer has no storage");
+            return 1;
+        }
+    }
+    if (held < 0 || ds->maxcount >= 0)
+        return 0; /* in a buffer; or the count is (GL's to check) */
+    int64_t dc = ds->drawcount >= 0 ? c->a[ds->drawcount].i : 1;
+    int64_t csize = el ? 20 : 16, stride = ds->stride >= 0 ? c->a[ds->stride].i : 0;
+    if (dc <= 0 || dc > MAX_DRAWS || stride < 0)
+        return 0;
+    if (!stride)
+        stride = csize;
+    if ((dc - 1) * stride + csize > held) {
+        snprintf(d->why, sizeof d->why, "it reads %lld commands of %lld bytes every %lld, and the trace holds "
+                 "%lld bytes there", (long long)dc, (long long)csize, (long long)stride, (long long)held);
+        return 1;
+    }
+    rp_ctx_version(d->x, d->x->ctx);
+    int es = d->x->ctx->gl_es; /* GLES has no base instance: GL ignores that field */
+    for (int64_t k = 0; !el && k < dc; k++) {
+        uint32_t cmd[4];
+        memcpy(cmd, (const uint8_t *)p + k * stride, sizeof cmd);
+        if (cmd[0] && vertices(d, cmd[2], (int64_t)cmd[2] + cmd[0] - 1, cmd[1],
+                               es ? 0 : cmd[3]))
+            return 1;
+    }
+    for (int64_t k = 0; ebo && k < dc; k++) {
+        uint32_t cmd[5];
+        memcpy(cmd, (const uint8_t *)p + k * stride, sizeof cmd);
+        if (cmd[0] && cmd[1] && ((uint64_t)cmd[2] + cmd[0]) * ts > (uint64_t)size) {
+            snprintf(d->why, sizeof d->why, "command %lld reads indices %u to %llu of %u bytes, and the element "
+                     "buffer holds %d bytes", (long long)k, cmd[2], (unsigned long long)cmd[2] + cmd[0] - 1, ts,
+                     size);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int rp_mem_check_draw(rp_exec_t *x, rp_call_t *c)
+{
+    if (!x->ctx)
+        return 0; /* no current context: GL draws nothing */
+    w15_draw_desc_t ds = w15_draw_describe(c->fn);
+    struct rp_cmem *cm = x->cmem;
+    if (ds.shape != W15_DRAW_MULTI_ELEMENTS && (!cm || (!x->ncmem && !cm->nva)))
+        return 0; /* nothing of the replay's own memory is read */
+    if (!cm && !(cm = cmem(x)))
+        return 0;
+    dcheck_t d = { .x = x, .cm = cm };
+    int bad = 0;
+    switch (ds.shape) {
+    case W15_DRAW_ARRAYS:
+        if (c->a[ds.first].i >= 0 && c->a[ds.count].i > 0)
+            bad = vertices(&d, c->a[ds.first].i, c->a[ds.first].i + c->a[ds.count].i - 1,
+                           ds.inst >= 0 ? c->a[ds.inst].i : 1, ds.bi >= 0 ? (int64_t)c->a[ds.bi].u : 0);
+        break;
+    case W15_DRAW_ELEMENTS: {
+        const void *p = c->a[ds.indices].vp;
+        int64_t held = held_from(&d, p);
+        const w15_value_t *v = &c->wc->args[ds.indices];
+        if (held < 0 && v->type.base == W15_DATA && v->count && v->v.data[0].size)
+            held = v->v.data[0].size; /* the indices in the call (empty: an offset, or not recorded) */
+        uint32_t range[2] = {1, 0};
+        bad = elements(&d, (uint32_t)c->a[ds.type].u, p, held, c->a[ds.count].i, ds.bv >= 0 ? c->a[ds.bv].i : 0,
+                       ds.inst >= 0 ? c->a[ds.inst].i : 1, ds.bi >= 0 ? (int64_t)c->a[ds.bi].u : 0,
+                       ds.start >= 0 ? range : NULL);
+        /* glDrawRangeElements: Mesa reads every vertex of the hint [start,
+         * end], which the trace need not hold (the tracer records what the
+         * indices read); the replay gives GL the indices' own range, a
+         * hint as valid, and keeps a hint GL refuses (start > end) */
+        if (!bad && range[0] <= range[1] && (uint32_t)c->a[ds.start].u <= (uint32_t)c->a[ds.end].u)
+            c->a[ds.start].u = range[0], c->a[ds.end].u = range[1];
+        break;
+    }
+    case W15_DRAW_MULTI_ARRAYS:
+    case W15_DRAW_MULTI_ELEMENTS: {
+        int64_t dc = c->a[ds.drawcount].i;
+        const int32_t *count = c->a[ds.count].vp;
+        if (dc <= 0 || dc > MAX_DRAWS || !count)
+            break;
+        for (int64_t k = 0; k < dc && !bad; k++) {
+            if (count[k] <= 0)
+                continue;
+            if (ds.shape == W15_DRAW_MULTI_ARRAYS) {
+                const int32_t *first = c->a[ds.first].vp;
+                if (first && first[k] >= 0)
+                    bad = vertices(&d, first[k], (int64_t)first[k] + count[k] - 1, 1, 0);
+            } else {
+                const void *const *ind = c->a[ds.indices].vp;
+                const int32_t *bv = ds.bv >= 0 ? c->a[ds.bv].vp : NULL;
+                if (ind && ind[k] && ind[k] == rp_zeros(x->st)) {
+                    snprintf(d.why, sizeof d.why, "parameter %s: element %lld points at client memory the "
+                             "trace does not hold", w15_str(w15_params[w15_funcs[c->fn].first_param +
+                                                                       (uint32_t)ds.indices].name), (long long)k);
+                    bad = 1;
+                } else if (ind && ind[k]) {
+                    bad = elements(&d, (uint32_t)c->a[ds.type].u, ind[k], held_from(&d, ind[k]), count[k],
+                                   bv ? bv[k] : 0, 1, 0, NULL);
+                }
+            }
+        }
+        break;
+    }
+    case W15_DRAW_INDIRECT_ARRAYS:
+    case W15_DRAW_INDIRECT_ELEMENTS:
+        bad = indirect(&d, &ds, c);
+        break;
+    default:
+        break;
+    }
+    if (!bad)
+        return 0;
+    return rp_cannot(x, c->fn, "%s, so GL would read past the replay's memory (a damaged trace, or a replay "
+                     "whose state differs from the program's)", d.why);
 }
 
 /* ---- wip15BufferWrite(buffer, offset, bytes) ------------------------- */

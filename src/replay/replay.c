@@ -361,6 +361,8 @@ int rp_exec_call(rp_exec_t *x, const rp_job_t *j)
         x->ctx->pending_error = 0;
     } else {
         rc = rp_mem_pin(x, &c);
+        if (rc == 0 && (w15_funcs[fn].flags & W15_FN_VERTEX_DRAW) && (rc = rp_mem_check_draw(x, &c)) > 0)
+            goto out;
         if (rc == 0)
             rc = rp_call_real(x, &c);
         if (rc == 0)

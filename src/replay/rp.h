@@ -391,6 +391,8 @@ uint32_t (*rp_check_get_error(rp_state_t *st))(void);
  * replayer's own GL work that may raise errors: what it raises after
  * this is not the program's. */
 uint32_t rp_check_keep_error(rp_exec_t *x);
+/* Drops the errors GL holds (the replayer's own, after rp_check_keep_error). */
+void rp_check_drop_errors(rp_exec_t *x);
 /* The pseudo-call wip15FrameDigest. */
 int rp_check_frame_digest(rp_exec_t *x, const rp_call_t *c);
 /* The last line of --check.  Returns 1 when something mismatched. */
@@ -406,6 +408,10 @@ int rp_mem_client_array(rp_exec_t *x, const rp_call_t *c);
  * not memory and offset): also replayed. */
 int rp_mem_client_array_old(const w15_func_t *f);
 int rp_mem_buffer_write(rp_exec_t *x, const rp_call_t *c);
+/* Before a draw (decoded: c->a): 0 when every client array it reads and
+ * its indices and indirect commands in client memory lie within the copies
+ * the replay gave GL; 1 when not (rp_cannot: the call is not replayed). */
+int rp_mem_check_draw(rp_exec_t *x, rp_call_t *c);
 /* The replay's copy of recorded client address p (inside a
  * wip15ClientMemory range of this thread's coming call), or NULL. */
 void *rp_mem_translate(rp_exec_t *x, uint64_t p);

@@ -94,3 +94,17 @@ foreach(_c IN LISTS _w15arr_cases)
     w15_sanitize(capture.arrays.${_c})
   endif()
 endforeach()
+
+# capture.arrays.damaged: traces of the restart and multidraw cases with one call
+# removed (tests/replay/run_replay.py drawcheck): the replay refuses the
+# draw that would read past its copies of client memory, never crashes.
+add_test(NAME capture.arrays.damaged
+         COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tests/replay/run_replay.py drawcheck
+                 --wip15 $<TARGET_FILE:wip15> -- $<TARGET_FILE:capture_arrays_egl>)
+set_tests_properties(capture.arrays.damaged PROPERTIES TIMEOUT 120 LABELS replay)
+if(WIP15_SANITIZE)
+  set_tests_properties(capture.arrays.damaged PROPERTIES ENVIRONMENT
+    "ASAN_OPTIONS=handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0:detect_leaks=0")
+  w15_sanitize(capture.arrays.damaged)
+endif()
+

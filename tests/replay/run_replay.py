@@ -41,6 +41,13 @@ KIND:
              a zone per traced thread with its frames, and a native_gpu
              zone "<zone> GPU" of wip15.gpuFrame scopes holding the GPU
              time of the draws and clears.
+  drawcheck  PROGRAM is tests/capture/arrays_egl: cases restart and
+             multidraw traced without stream compression replay without a
+             mismatch; then one call is removed (the restart's
+             glPrimitiveRestartIndex; the wip15ClientMemory of one index
+             array of glMultiDrawElementsBaseVertex): the replay must not
+             give GL the draw that would read past its copies (a warning
+             naming the draw) and exit 0 or 1, never die of a signal.
   bounded    PROGRAM is tests/replay/readback_egl (read-backs GL sizes from
              a texture level; it prints "readback NAME SIZE XXH3" and
              "error NAME 0x..." lines): traced without compression, the
@@ -77,6 +84,7 @@ Exit status: 0 pass, 1 fail, 2 usage.
 
 import argparse
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -429,11 +437,64 @@ def kind_usage(a):
     print('ok: %d usage cases' % len(cases))
 
 
+def drop_call(wip15, path, pick):
+    """Remove from the uncompressed trace at path the call that pick(calls)
+    returns the index of (calls: `wip15 dump --json` objects)."""
+    r = subprocess.run([wip15, 'dump', '--json', path], stdout=subprocess.PIPE, text=True)
+    calls = [json.loads(ln) for ln in r.stdout.splitlines()]
+    i = pick(calls)
+    data = open(path, 'rb').read()
+    end = calls[i + 1]['offset'] if i + 1 < len(calls) else len(data)
+    with open(path, 'wb') as f:
+        f.write(data[:calls[i]['offset']] + data[end:])
+    return calls[i]['function']
+
+
+def kind_drawcheck(a, path):
+    """arrays_egl traced, one call removed; the replay must refuse the draw
+    that would read past its copies, not crash."""
+
+    def restart_index(calls):
+        # the first glPrimitiveRestartIndex(65535): the restart index of
+        # the draw after it stays 0, so index 65535 reads vertex 65535
+        return next(i for i, c in enumerate(calls) if c['function'] == 'glPrimitiveRestartIndex')
+
+    def index_memory(calls):
+        # the wip15ClientMemory of the second of the three index arrays of
+        # glMultiDrawElementsBaseVertex: two of its pointers lead nowhere
+        d = next(i for i, c in enumerate(calls) if c['function'] == 'glMultiDrawElementsBaseVertex')
+        mem = [i for i in range(d - 1, 0, -1) if calls[i]['function'] == 'wip15ClientMemory']
+        return sorted(mem[:3])[1]
+
+    cases = [('restart', restart_index, 'glDrawElements', 'of client array 0x8074 (0)'),
+             ('multidraw', index_memory, 'glMultiDrawElementsBaseVertex',
+              'parameter indices: element 0 points at client memory the trace does not hold')]
+    for case, pick, func, words in cases:
+        for f in (path, path[:-len('.wip15')] + '.wtf-trace'):
+            if os.path.exists(f):
+                os.unlink(f)  # else the tracer picks another name
+        r = run([a.wip15, 'trace', '-q', '--stream', 'none', '-o', path, '--'] + a.prog + [case, os.devnull])
+        if r.returncode != 0:
+            fail('%s: traced program exited %d:\n%s%s' % (case, r.returncode, r.stdout, r.stderr))
+        r = run([a.wip15, 'replay', '--check', path])
+        if r.returncode != 0 or r.stderr:
+            fail('%s: replay --check of the trace as recorded: exit %d\n%s%s' % (case, r.returncode, r.stdout,
+                                                                                 r.stderr))
+        dropped = drop_call(a.wip15, path, pick)
+        r = run([a.wip15, 'replay', '--check', path])
+        if r.returncode not in (0, 1) or 'Sanitizer' in r.stderr or 'runtime error' in r.stderr:
+            fail('%s: replay --check without %s: exit %d (0 or 1 expected)\n%s%s' % (case, dropped, r.returncode,
+                                                                                r.stdout, r.stderr[-3000:]))
+        if not re.search(r'warning: %s .*%s' % (func, re.escape(words)), r.stderr):
+            fail('%s: no warning that %s was not replayed (%r):\n%s' % (case, func, words, r.stderr))
+        print('ok: %s without %s: %s not replayed, no crash' % (case, dropped, func))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('kind', choices=['frames', 'selfcheck', 'gears', 'bench', 'data',
                                      'usage', 'midstart', 'order', 'timing', 'progress', 'window',
-                                     'bounded'])
+                                     'bounded', 'drawcheck'])
     ap.add_argument('--load-wtf')
     ap.add_argument('--wip15', default='wip15')
     ap.add_argument('--window', action='store_true')
@@ -465,6 +526,8 @@ def main():
             return kind_midstart(a, a.prog, path)
         if a.kind == 'bounded':
             return kind_bounded(a, path)
+        if a.kind == 'drawcheck':
+            return kind_drawcheck(a, path)
         if a.kind == 'gears':
             trace_for(a, a.prog, path, a.seconds)
         else:
