@@ -36,6 +36,11 @@ Directives (glapi/annotations.txt, section "replay"):
         PARAM is an output whose values the trace holds (an array_out
         sized by the capture: a uniform's components): `wip15 replay
         --check` compares them with what the replayed call wrote.
+  replay-text FUNCGLOB PARAM
+        PARAM is text of a length given by another parameter (recorded with
+        its contents, that many bytes), which programs pass NUL-terminated
+        and the driver may read up to a NUL (Mesa's glProgramStringARB):
+        the replay gives GL the bytes followed by a NUL.
   replay-use-program FUNCGLOB PARAM
         the call makes PARAM the program in use (for `current`).
   replay-custom FUNCGLOB HANDLER
@@ -175,6 +180,13 @@ def build(b, funcs, lines):
                     raise ln.error('%s %s is not an output whose values the trace holds (cap ... array_out)'
                                    % (name, w[2]))
                 funcs[name].replay_roles.append(Role(idx, 'CHECK'))
+        elif d == 'replay-text' and len(w) == 3:
+            for name in b.match_funcs(ln, w[1]):
+                idx, pm = _param(ln, b, name, w[2], allow_result=False)
+                if not pm.p.stars or pm.cap != 'DATA_IN':
+                    raise ln.error('%s %s is not an input recorded with its bytes (cap ... data_in)'
+                                   % (name, w[2]))
+                funcs[name].replay_roles.append(Role(idx, 'TEXT'))
         elif d == 'replay-use-program' and len(w) == 3:
             for name in b.match_funcs(ln, w[1]):
                 idx, pm = _param(ln, b, name, w[2], allow_result=False)

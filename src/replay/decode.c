@@ -991,6 +991,10 @@ int rp_decode(rp_exec_t *x, rp_call_t *c)
             uint64_t want = data_len(x, s, ps, np, c->a, i);
             if (want == UINT64_MAX && s->len_op == W15_LEN_HELPER)
                 want = b->size < HELPER_MIN_IN ? HELPER_MIN_IN : b->size; /* what the tracer measured, padded */
+            /* text of a given length: a NUL after it, as the program had
+             * (replay-text) */
+            if (role_of(c->fn, i, RP_ROLE_TEXT) && (want == UINT64_MAX || want <= b->size))
+                want = (uint64_t)b->size + 1;
             if (want != UINT64_MAX && want > b->size) {
                 if (want > (256u << 20))
                     return rp_cannot(x, c->fn, "parameter %s: %llu bytes, the trace holds %u",

@@ -49,6 +49,8 @@ enum rp_role_kind {
                             (glObjectPtrLabel's GLsync): the replay's object */
     RP_ROLE_CHECK,       /* an output whose recorded values --check compares
                             with the replayed call's (glGetUniform*v) */
+    RP_ROLE_TEXT,        /* text of a given length: GL gets a NUL after it
+                            (the driver may read up to one) */
 };
 
 /* Kinds of program-relative numbers (replay-location KIND). */

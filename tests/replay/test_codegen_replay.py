@@ -122,6 +122,14 @@ class ReplayRefusedTest(unittest.TestCase):
         self.refused('replay-scratch glGetShaderInfoLog infoLog 16\n', 'recorded without contents')
         self.refused('cap glGetIntegerv data ptr why=state\nreplay-scratch glGetIntegerv data 0\n', 'COUNT')
 
+    def test_text(self):
+        m, _ = build(GOOD + 'replay-text glBufferData data\n')
+        f = {x.name: x for x in m.funcs}
+        r = f['glBufferData'].replay_roles[0]
+        self.assertEqual((r.param, r.role), (2, 'TEXT'))
+        self.refused('replay-text glGetIntegerv data\n', 'recorded with its bytes')
+        self.refused('replay-text glBufferData size\n', 'recorded with its bytes')
+
     def test_bad_handler(self):
         self.refused('replay-custom eglMakeCurrent Make-Current\n', 'C identifier')
 
