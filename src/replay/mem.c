@@ -46,6 +46,7 @@
 #define GL_SECONDARY_COLOR_ARRAY 0x845E
 #define GL_POINT_SIZE_ARRAY_OES 0x8B9C
 #define GL_VERTEX_ATTRIB_ARRAY_POINTER 0x8645
+#define GL_VERTEX_ATTRIB_ARRAY_ENABLED 0x8622
 #define GL_PRIMITIVE_RESTART 0x8F9D
 #define GL_PRIMITIVE_RESTART_INDEX 0x8F9E
 #define GL_PRIMITIVE_RESTART_FIXED_INDEX 0x8D69
@@ -69,14 +70,18 @@ typedef struct cwin {
     uint32_t flags;
 } cwin_t;
 
-/* A client array the coming draw reads, re-pointed by wip15ClientArray:
- * the bytes GL may read around its base, [lo, hi) from the base, are the
- * replay's copy of the memory the trace holds (or its zeros). */
+/* A client array re-pointed by wip15ClientArray at the replay's memory.
+ * For the draw it came with (gen: the thread's current rp_cmem.gen), the
+ * bytes GL may read around its base, [lo, hi) from the base, are the
+ * replay's copy of the memory the trace holds (or its zeros).  Later (a
+ * draw without a wip15ClientArray for it: a damaged trace) it still points
+ * into the block that held that copy, [blo, bhi), which stays allocated. */
 typedef struct cvert {
     uint32_t array, index;
-    int64_t lo, hi;
+    int64_t lo, hi, blo, bhi;
     uint32_t esize, divisor;
-    uint64_t step;
+    uint64_t step, gen;
+    const void *base;
 } cvert_t;
 
 struct rp_cmem {
@@ -90,8 +95,9 @@ struct rp_cmem {
     uint8_t **old;      /* earlier blocks: client arrays may still point there */
     uint32_t nold;
     int arrays;         /* wip15ClientArray before the coming call */
-    cvert_t *va;        /* the arrays it re-pointed (not glArrayElement's windows) */
+    cvert_t *va;        /* the arrays re-pointed (not glArrayElement's windows) */
     uint32_t nva, capva;
+    uint64_t gen;       /* counts the real calls */
     uint32_t warn_fn, warn_param; /* a client pointer set without its data */
     int warn_pending;
 };
@@ -319,7 +325,7 @@ void rp_mem_after_call(rp_exec_t *x, uint32_t fn)
     x->ncmem = 0;
     cm->used = 0;
     cm->arrays = 0;
-    cm->nva = 0;
+    cm->gen++;
 }
 
 /* ---- glBegin held back (rp.h) ------------------------------------------ */
@@ -403,10 +409,11 @@ static int nomem(rp_exec_t *x)
     return -1;
 }
 
-/* Note an array the coming draw reads: its elements, and the bytes [lo, hi)
- * from its base that the replay's memory holds.  0, or -1 out of memory. */
+/* Note an array the coming draw reads, pointed at p: its elements, and the
+ * bytes [lo, hi) from p that the replay's memory holds (zeros: p is
+ * rp_zeros).  0, or -1 out of memory. */
 static int add_vert(struct rp_cmem *cm, const rp_call_t *c, uint32_t array, uint32_t index, int size,
-                    uint32_t type, int stride, int64_t lo, int64_t hi)
+                    uint32_t type, int stride, const uint8_t *p, int zeros, int64_t lo, int64_t hi)
 {
     uint32_t es = w15_vertex_element_size(array == GL_NORMAL_ARRAY ? 3 : size, type);
     if (array == GL_EDGE_FLAG_ARRAY)
@@ -415,17 +422,26 @@ static int add_vert(struct rp_cmem *cm, const rp_call_t *c, uint32_t array, uint
         es = w15_vertex_element_size(1, type);
     if (!es || stride < 0)
         return 0; /* GL refuses the pointer: the array is not re-pointed */
-    if (cm->nva == cm->capva) {
-        uint32_t n = cm->capva ? cm->capva * 2 : 16;
-        cvert_t *v = realloc(cm->va, n * sizeof *v);
-        if (!v)
-            return -1;
-        cm->va = v, cm->capva = n;
+    cvert_t *v = NULL;
+    for (uint32_t i = 0; i < cm->nva && !v; i++)
+        if (cm->va[i].array == array && cm->va[i].index == index)
+            v = &cm->va[i];
+    if (!v) {
+        if (cm->nva == cm->capva) {
+            uint32_t n = cm->capva ? cm->capva * 2 : 16;
+            cvert_t *nv = realloc(cm->va, n * sizeof *nv);
+            if (!nv)
+                return -1;
+            cm->va = nv, cm->capva = n;
+        }
+        v = &cm->va[cm->nva++];
     }
-    cvert_t *v = &cm->va[cm->nva++];
     v->array = array, v->index = index, v->lo = lo, v->hi = hi, v->esize = es;
+    v->blo = zeros ? lo : (int64_t)(cm->buf - p), v->bhi = zeros ? hi : (int64_t)(cm->buf + cm->cap - p);
     v->step = stride ? (uint64_t)stride : es;
     v->divisor = (uint32_t)arg_u(c, 8);
+    v->gen = cm->gen;
+    v->base = p;
     return 0;
 }
 
@@ -490,7 +506,9 @@ int rp_mem_client_array(rp_exec_t *x, const rp_call_t *c)
                     array, (unsigned long long)memory, x->ncmem);
             zeros = 1;
         }
-        if (add_vert(cm, c, array, index, size, type, stride, zeros ? 0 : -off,
+        if (zeros && !(p = rp_zeros(st)))
+            return 0;
+        if (add_vert(cm, c, array, index, size, type, stride, p, zeros, zeros ? 0 : -off,
                      zeros ? (int64_t)RP_ZEROS : (int64_t)cm->r[memory].size - off))
             return nomem(x);
     }
@@ -584,6 +602,9 @@ int rp_mem_client_array(rp_exec_t *x, const rp_call_t *c)
 #define MAX_DRAWS (1 << 24)
 
 typedef unsigned char (*pfn_is_enabled)(glenum_t);
+typedef void (*pfn_attrib_iv)(unsigned, glenum_t, int *);
+typedef void (*pfn_attrib_pv)(unsigned, glenum_t, void **);
+typedef void (*pfn_getpv)(glenum_t, void **);
 
 typedef struct dcheck {
     rp_exec_t *x;
@@ -606,27 +627,77 @@ static int64_t held_from(const dcheck_t *d, const void *p)
     return -1;
 }
 
+/* Whether GL still reads array v from v->base: enabled, and pointing there
+ * (not re-pointed by the program since, nor disabled, nor another vertex
+ * array object's).  Asked only of an array re-pointed for an earlier draw
+ * whose block this draw would read past. */
+static int still_read(rp_exec_t *x, const cvert_t *v)
+{
+    static const uint32_t ptr_q[][2] = {
+        {GL_VERTEX_ARRAY, 0x808E}, {GL_NORMAL_ARRAY, 0x808F}, {GL_COLOR_ARRAY, 0x8090},
+        {GL_INDEX_ARRAY, 0x8091}, {GL_TEXTURE_COORD_ARRAY, 0x8092}, {GL_EDGE_FLAG_ARRAY, 0x8093},
+        {GL_FOG_COORD_ARRAY, 0x8456}, {GL_SECONDARY_COLOR_ARRAY, 0x845D}, {GL_POINT_SIZE_ARRAY_OES, 0x898C},
+    };
+    rp_state_t *st = x->st;
+    void *ptr = NULL;
+    int on = 0;
+    rp_check_keep_error(x); /* the queries' errors (a cap the API lacks) are dropped */
+    if (v->array == GL_VERTEX_ATTRIB_ARRAY_POINTER) {
+        pfn_attrib_iv aiv = (pfn_attrib_iv)GLF(st, glGetVertexAttribiv);
+        pfn_attrib_pv apv = (pfn_attrib_pv)GLF(st, glGetVertexAttribPointerv);
+        if (aiv && apv) {
+            aiv(v->index, GL_VERTEX_ATTRIB_ARRAY_ENABLED, &on);
+            apv(v->index, GL_VERTEX_ATTRIB_ARRAY_POINTER, &ptr);
+        }
+    } else {
+        pfn_is_enabled isen = (pfn_is_enabled)GLF(st, glIsEnabled);
+        pfn_getpv gpv = (pfn_getpv)GLF(st, glGetPointerv);
+        pfn_enum cat = (pfn_enum)GLF(st, glClientActiveTexture);
+        int unit = 0, tex = v->array == GL_TEXTURE_COORD_ARRAY && cat;
+        if (tex) {
+            unit = (int)rp_gl_get_integer(x, GL_CLIENT_ACTIVE_TEXTURE);
+            cat(GL_TEXTURE0 + v->index);
+        }
+        for (size_t k = 0; k < sizeof ptr_q / sizeof ptr_q[0] && isen && gpv; k++)
+            if (ptr_q[k][0] == v->array) {
+                on = isen(v->array);
+                gpv(ptr_q[k][1], &ptr);
+            }
+        if (tex)
+            cat((glenum_t)unit);
+    }
+    rp_check_drop_errors(x);
+    return on && ptr == v->base;
+}
+
 /* Vertices [vlo, vhi] of icount instances from binst: 0 when every array
  * holds its elements, else 1 with d->why. */
 static int vertices(dcheck_t *d, int64_t vlo, int64_t vhi, int64_t icount, int64_t binst)
 {
     if (icount <= 0 || vhi < vlo || vhi < 0)
         return 0;
-    for (uint32_t i = 0; i < d->cm->nva; i++) {
-        const cvert_t *v = &d->cm->va[i];
+    struct rp_cmem *cm = d->cm;
+    for (uint32_t i = 0; i < cm->nva; i++) {
+        const cvert_t *v = &cm->va[i];
+        int now = v->gen == cm->gen; /* re-pointed for this draw */
         int64_t lo = vlo < 0 ? 0 : vlo, hi = vhi;
         if (v->divisor) {
             lo = binst;
             hi = binst + (icount - 1) / (int64_t)v->divisor;
         }
         __int128 a = (__int128)lo * v->step, b = (__int128)hi * v->step + v->esize;
-        if (a >= v->lo && b <= v->hi)
+        if (a >= (now ? v->lo : v->blo) && b <= (now ? v->hi : v->bhi))
             continue;
+        if (!now && !still_read(d->x, v)) {
+            cm->va[i--] = cm->va[--cm->nva]; /* GL no longer reads it from there */
+            continue;
+        }
         snprintf(d->why, sizeof d->why,
                  "it reads elements %lld to %lld of client array 0x%x (%u), bytes %lld to %lld from its base, "
-                 "and the trace holds bytes %lld to %lld",
+                 "and the trace holds bytes %lld to %lld%s",
                  (long long)lo, (long long)hi, v->array, v->index, (long long)a, (long long)(b - 1),
-                 (long long)v->lo, (long long)(v->hi - 1));
+                 (long long)v->lo, (long long)(v->hi - 1),
+                 now ? "" : " (for an earlier draw: no wip15ClientArray for it before this one)");
         return 1;
     }
     return 0;
