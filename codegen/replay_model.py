@@ -71,6 +71,16 @@ class Role:
         return '<%s p=%s kind=%s arg=%s>' % (self.role, self.param, self.kind, self.arg)
 
 
+def _captured_role(ln, b, funcs, w, cap, what, role, count=0):
+    """Role `role` for parameter w[2] of the commands w[1] matches, each a
+    pointer captured as `cap` (else refused: it is not `what`)."""
+    for name in b.match_funcs(ln, w[1]):
+        idx, pm = _param(ln, b, name, w[2], allow_result=False)
+        if not pm.p.stars or pm.cap != cap:
+            raise ln.error('%s %s is not %s' % (name, w[2], what))
+        funcs[name].replay_roles.append(Role(idx, role, count=count))
+
+
 def _param(ln, b, fname, pname, allow_result=True):
     f = b.m_funcs[fname]
     if pname == 'result' and allow_result:
@@ -167,26 +177,14 @@ def build(b, funcs, lines):
         elif d == 'replay-scratch' and len(w) == 4:
             if not re.fullmatch(r'[1-9][0-9]{0,6}', w[3]):
                 raise ln.error('COUNT must be a number of elements from 1 to 9999999')
-            for name in b.match_funcs(ln, w[1]):
-                idx, pm = _param(ln, b, name, w[2], allow_result=False)
-                if not pm.p.stars or pm.cap != 'PTR':
-                    raise ln.error('%s %s is not a pointer recorded without contents (cap ... ptr)'
-                                   % (name, w[2]))
-                funcs[name].replay_roles.append(Role(idx, 'SCRATCH', count=int(w[3])))
+            _captured_role(ln, b, funcs, w, 'PTR', 'a pointer recorded without contents (cap ... ptr)',
+                           'SCRATCH', count=int(w[3]))
         elif d == 'replay-check-values' and len(w) == 3:
-            for name in b.match_funcs(ln, w[1]):
-                idx, pm = _param(ln, b, name, w[2], allow_result=False)
-                if not pm.p.stars or pm.cap != 'ARRAY_OUT':
-                    raise ln.error('%s %s is not an output whose values the trace holds (cap ... array_out)'
-                                   % (name, w[2]))
-                funcs[name].replay_roles.append(Role(idx, 'CHECK'))
+            _captured_role(ln, b, funcs, w, 'ARRAY_OUT',
+                           'an output whose values the trace holds (cap ... array_out)', 'CHECK')
         elif d == 'replay-text' and len(w) == 3:
-            for name in b.match_funcs(ln, w[1]):
-                idx, pm = _param(ln, b, name, w[2], allow_result=False)
-                if not pm.p.stars or pm.cap != 'DATA_IN':
-                    raise ln.error('%s %s is not an input recorded with its bytes (cap ... data_in)'
-                                   % (name, w[2]))
-                funcs[name].replay_roles.append(Role(idx, 'TEXT'))
+            _captured_role(ln, b, funcs, w, 'DATA_IN', 'an input recorded with its bytes (cap ... data_in)',
+                           'TEXT')
         elif d == 'replay-use-program' and len(w) == 3:
             for name in b.match_funcs(ln, w[1]):
                 idx, pm = _param(ln, b, name, w[2], allow_result=False)

@@ -105,6 +105,11 @@ uint32_t w15_index_size(uint32_t type)
     return type == GL_UNSIGNED_BYTE_ ? 1 : type == GL_UNSIGNED_SHORT_ ? 2 : type == GL_UNSIGNED_INT_ ? 4 : 0;
 }
 
+uint32_t w15_fixed_restart_index(uint32_t size)
+{
+    return size == 1 ? 0xFFu : size == 2 ? 0xFFFFu : 0xFFFFFFFFu;
+}
+
 static uint32_t type_size(uint32_t type)
 {
     switch (type) {

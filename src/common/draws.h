@@ -36,6 +36,10 @@ w15_draw_desc_t w15_draw_describe(uint32_t fn);
  * type (GL refuses the draw). */
 uint32_t w15_index_size(uint32_t type);
 
+/* The index GL_PRIMITIVE_RESTART_FIXED_INDEX restarts at for indices of
+ * `size` bytes: the largest such index. */
+uint32_t w15_fixed_restart_index(uint32_t size);
+
 /* Bytes of one element of a vertex array of `size` components (GL_BGRA:
  * 4) of `type`, packed types included; 0 when GL would refuse them. */
 uint32_t w15_vertex_element_size(int32_t size, uint32_t type);

@@ -883,7 +883,7 @@ int rp_decode(rp_exec_t *x, rp_call_t *c)
             int direct = alloc == n && !gt && ct != W15_C_PTR &&
                          ((ct == W15_C_F32 && v->type.base == W15_FLOAT) ||
                           (ct == W15_C_F64 && v->type.base == W15_DOUBLE) ||
-                          ((ct == W15_C_I64 || ct == W15_C_U64 || ct == W15_C_LONG || ct == W15_C_PTR) &&
+                          ((ct == W15_C_I64 || ct == W15_C_U64 || ct == W15_C_LONG) &&
                            (v->type.base == W15_INT || v->type.base == W15_UINT || v->type.base == W15_PTR)) ||
                           ((ct == W15_C_U8 || ct == W15_C_I8) && v->type.base == W15_BOOL));
             if (direct) {

@@ -458,7 +458,8 @@ int rp_mem_client_array(rp_exec_t *x, const rp_call_t *c)
         return 0;
     cm->arrays = 1;
     void *p = NULL;
-    int zeros = 0;
+    int zeros = 0, noted = 0;      /* noted: re-pointed for the draw check */
+    int64_t lo = 0, hi = (int64_t)RP_ZEROS; /* the bytes around p it may read */
     if (rp_mem_client_array_old(c->wc->func)) {
         uint64_t rec = arg_u(c, 6);
         if (rec && !(p = array_base(x, rec))) {
@@ -499,21 +500,21 @@ int rp_mem_client_array(rp_exec_t *x, const rp_call_t *c)
     } else {
         uint64_t memory = arg_u(c, 6);
         int64_t off = (int64_t)arg_u(c, 7);
-        if (!(p = array_at(x, memory, off))) {
+        noted = 1;
+        if ((p = array_at(x, memory, off))) {
+            lo = -off, hi = (int64_t)cm->r[memory].size - off;
+        } else {
             rp_warn(x, W15F_wip15ClientArray, "array 0x%x reads wip15ClientMemory %llu of the draw, which the "
                                               "trace does not hold (%u recorded, or unreadable when recorded); "
                                               "the draw reads zeros",
                     array, (unsigned long long)memory, x->ncmem);
             zeros = 1;
         }
-        if (zeros && !(p = rp_zeros(st)))
-            return 0;
-        if (add_vert(cm, c, array, index, size, type, stride, p, zeros, zeros ? 0 : -off,
-                     zeros ? (int64_t)RP_ZEROS : (int64_t)cm->r[memory].size - off))
-            return nomem(x);
     }
     if (zeros && !(p = rp_zeros(st)))
         return 0;
+    if (noted && add_vert(cm, c, array, index, size, type, stride, p, zeros, lo, hi))
+        return nomem(x);
     pfn_geti geti = (pfn_geti)GLF(st, glGetIntegerv);
     pfn_bind bind = (pfn_bind)GLF(st, glBindBuffer);
     if (!geti || !bind)
@@ -705,7 +706,7 @@ static int vertices(dcheck_t *d, int64_t vlo, int64_t vhi, int64_t icount, int64
 
 /* The replay's primitive restart state (asked only when an index lies
  * outside the arrays, so the common draw asks GL nothing). */
-static void learn_restart(dcheck_t *d, uint32_t ts)
+static void learn_restart(dcheck_t *d)
 {
     if (!d->restart_known) {
         rp_exec_t *x = d->x;
@@ -724,7 +725,6 @@ static void learn_restart(dcheck_t *d, uint32_t ts)
             rp_check_drop_errors(x);
         }
     }
-    (void)ts;
 }
 
 /* count indices of type at p (held: bytes the replay holds there, -1 when
@@ -748,10 +748,10 @@ static int elements(dcheck_t *d, uint32_t type, const void *p, int64_t held, int
     if (!w15_index_minmax(p, ts, count, 0, 0, &lo, &hi))
         return 0;
     if (vertices(d, (int64_t)lo + bv, (int64_t)hi + bv, icount, binst)) {
-        learn_restart(d, ts);
+        learn_restart(d);
         if (!d->restart_on)
             return 1;
-        uint32_t skip = d->restart_fixed ? (ts == 1 ? 0xFFu : ts == 2 ? 0xFFFFu : 0xFFFFFFFFu) : d->restart_index;
+        uint32_t skip = d->restart_fixed ? w15_fixed_restart_index(ts) : d->restart_index;
         if (!w15_index_minmax(p, ts, count, 1, skip, &lo, &hi))
             return 0;
         if (vertices(d, (int64_t)lo + bv, (int64_t)hi + bv, icount, binst))

@@ -560,7 +560,7 @@ static int index_range(draw_t *d, uint32_t type, uint64_t indices, int64_t count
     }
     learn_restart(d);
     int rs = d->restart_on;
-    uint32_t skip = d->restart_fixed ? (ts == 1 ? 0xFFu : ts == 2 ? 0xFFFFu : 0xFFFFFFFFu) : d->restart_index;
+    uint32_t skip = d->restart_fixed ? w15_fixed_restart_index(ts) : d->restart_index;
     uint32_t mn, mx;
     if (!w15_index_minmax(p, ts, count, rs, skip, &mn, &mx))
         return 0;
