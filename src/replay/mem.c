@@ -31,6 +31,10 @@
 #define GL_COPY_WRITE_BUFFER 0x8F37
 #define GL_COPY_WRITE_BUFFER_BINDING 0x8F37
 #define GL_BUFFER_SIZE 0x8764
+#define GL_BUFFER_MAPPED 0x88BC
+#define GL_DRAW_INDIRECT_BUFFER 0x8F3F
+#define GL_DRAW_INDIRECT_BUFFER_BINDING 0x8F43
+#define GL_MAP_READ_BIT 0x0001
 #define GL_BUFFER_MAP_POINTER 0x88BD
 #define GL_BUFFER_MAP_LENGTH 0x9120
 #define GL_BUFFER_MAP_OFFSET 0x9121
@@ -120,6 +124,9 @@ typedef void (*pfn_subdata)(glenum_t, intptr_t, intptr_t, const void *);
 typedef void (*pfn_nptr)(unsigned, glenum_t, void **);
 typedef void (*pfn_nbp64)(unsigned, glenum_t, int64_t *);
 typedef void (*pfn_nsubdata)(unsigned, intptr_t, intptr_t, const void *);
+typedef void (*pfn_getsubdata)(glenum_t, intptr_t, intptr_t, void *);
+typedef void *(*pfn_maprange)(glenum_t, intptr_t, intptr_t, unsigned);
+typedef unsigned char (*pfn_unmap)(glenum_t);
 
 #define GLF(st, name) rp_addr((st), W15F_##name)
 
@@ -597,21 +604,30 @@ int rp_mem_client_array(rp_exec_t *x, const rp_call_t *c)
  * A damaged trace, or a replay whose state differs (a restart index
  * never set, a count edited), could make GL read past the replay's copies
  * of them; such a draw is not replayed.  Indices and commands in buffers
- * are GL's (not checked), and so are the vertices a draw reads through
- * indices in an element buffer. */
+ * are GL's to check against the buffers; but the vertices they select
+ * from client arrays are read from the replay's copies, so with such an
+ * array they are read back (glGetBufferSubData, or a read-only
+ * glMapBufferRange on GLES 3) and checked like client ones. */
 
 #define MAX_DRAWS (1 << 24)
+#define MAX_BUFFER_READ ((uint64_t)1 << 28)
 
 typedef unsigned char (*pfn_is_enabled)(glenum_t);
 typedef void (*pfn_attrib_iv)(unsigned, glenum_t, int *);
 typedef void (*pfn_attrib_pv)(unsigned, glenum_t, void **);
 typedef void (*pfn_getpv)(glenum_t, void **);
 
+typedef struct scratch {
+    void *p;
+    uint64_t cap;
+} scratch_t;
+
 typedef struct dcheck {
     rp_exec_t *x;
     struct rp_cmem *cm;
     int restart_known, restart_on, restart_fixed;
     uint32_t restart_index;
+    scratch_t ebo, cmds; /* read back from the element and draw-indirect buffers */
     char why[240];
 } dcheck_t;
 
@@ -727,17 +743,87 @@ static void learn_restart(dcheck_t *d)
     }
 }
 
+/* Whether a client array re-pointed by the replay is still read: those of
+ * this draw are; one re-pointed for an earlier draw only if GL still reads
+ * it from there (else it is forgotten). */
+static int arrays_read(dcheck_t *d)
+{
+    struct rp_cmem *cm = d->cm;
+    for (uint32_t i = 0; i < cm->nva; i++)
+        if (cm->va[i].gen != cm->gen && !still_read(d->x, &cm->va[i]))
+            cm->va[i--] = cm->va[--cm->nva];
+    return cm->nva > 0;
+}
+
+/* The n bytes at offset off of the buffer bound to target (its binding:
+ * pname), read back into *buf, when a client array of the replay's reads
+ * the vertices they select; NULL when none does, or they cannot be read
+ * (no buffer bound: GL reads nothing there; outside its storage, or
+ * mapped: GL's to refuse). */
+static const void *bound_bytes(dcheck_t *d, uint32_t target, uint32_t pname, uint64_t off, uint64_t n,
+                               scratch_t *buf)
+{
+    rp_exec_t *x = d->x;
+    rp_state_t *st = x->st;
+    if (!arrays_read(d) || n > MAX_BUFFER_READ)
+        return NULL;
+    pfn_getbp getbp = (pfn_getbp)GLF(st, glGetBufferParameteriv);
+    if (!getbp)
+        return NULL;
+    rp_check_keep_error(x); /* a GL without buffers: the query's error is dropped */
+    int64_t bound = rp_gl_get_integer(x, pname);
+    rp_check_drop_errors(x);
+    if (!bound)
+        return NULL;
+    rp_ctx_version(x, x->ctx);
+    int es = x->ctx->gl_es;
+    pfn_getsubdata get = es ? NULL : (pfn_getsubdata)GLF(st, glGetBufferSubData);
+    pfn_maprange map = es && x->ctx->gl_major >= 3 ? (pfn_maprange)GLF(st, glMapBufferRange) : NULL;
+    pfn_unmap unmap = (pfn_unmap)GLF(st, glUnmapBuffer);
+    int size = 0, mapped = 0;
+    getbp(target, GL_BUFFER_SIZE, &size);
+    if (size <= 0 || off >= (uint64_t)size || n > (uint64_t)size - off || (!get && !(map && unmap)))
+        return NULL;
+    if (map) {
+        getbp(target, GL_BUFFER_MAPPED, &mapped);
+        if (mapped)
+            return NULL;
+    }
+    if (n > buf->cap) {
+        void *b = realloc(buf->p, n);
+        if (!b)
+            return NULL;
+        buf->p = b;
+        buf->cap = n;
+    }
+    if (get) {
+        get(target, (intptr_t)off, (intptr_t)n, buf->p);
+        return buf->p;
+    }
+    const void *m = map(target, (intptr_t)off, (intptr_t)n, GL_MAP_READ_BIT);
+    if (!m)
+        return NULL;
+    memcpy(buf->p, m, n);
+    unmap(target);
+    return buf->p;
+}
+
 /* count indices of type at p (held: bytes the replay holds there, -1 when
- * p is not client memory), base vertex bv: 0 fine, 1 with d->why.  With
+ * p is an offset into the element buffer), base vertex bv: 0 fine, 1 with d->why.  With
  * range (not NULL): the smallest and largest index the draw reads, set
  * when known (range[0] <= range[1]). */
 static int elements(dcheck_t *d, uint32_t type, const void *p, int64_t held, int64_t count, int64_t bv,
                     int64_t icount, int64_t binst, uint32_t *range)
 {
     uint32_t ts = w15_index_size(type);
-    if (!ts || count <= 0 || icount <= 0 || held < 0)
-        return 0; /* GL refuses or draws nothing; or the indices are in a buffer */
-    if ((uint64_t)held / ts < (uint64_t)count) {
+    if (!ts || count <= 0 || icount <= 0)
+        return 0; /* GL refuses or draws nothing */
+    if (held < 0) { /* an offset into the element buffer (or nothing GL reads) */
+        p = bound_bytes(d, GL_ELEMENT_ARRAY_BUFFER, GL_ELEMENT_ARRAY_BUFFER_BINDING, (uintptr_t)p,
+                        (uint64_t)count * ts, &d->ebo);
+        if (!p)
+            return 0;
+    } else if ((uint64_t)held / ts < (uint64_t)count) {
         snprintf(d->why, sizeof d->why, "it reads %lld indices of %u bytes, and the trace holds %lld bytes there",
                  (long long)count, ts, (long long)held);
         return 1;
@@ -781,14 +867,21 @@ static int indirect(dcheck_t *d, const w15_draw_desc_t *ds, const rp_call_t *c)
             return 1;
         }
     }
-    if (held < 0 || ds->maxcount >= 0)
-        return 0; /* in a buffer; or the count is (GL's to check) */
+    if (ds->maxcount >= 0)
+        return 0; /* the count is in a buffer (GL's to check) */
     int64_t dc = ds->drawcount >= 0 ? c->a[ds->drawcount].i : 1;
     int64_t csize = el ? 20 : 16, stride = ds->stride >= 0 ? c->a[ds->stride].i : 0;
     if (dc <= 0 || dc > MAX_DRAWS || stride < 0)
         return 0;
     if (!stride)
         stride = csize;
+    if (held < 0) { /* in the draw-indirect buffer: read back when client arrays read their vertices */
+        held = (dc - 1) * stride + csize;
+        p = bound_bytes(d, GL_DRAW_INDIRECT_BUFFER, GL_DRAW_INDIRECT_BUFFER_BINDING, (uintptr_t)p,
+                        (uint64_t)held, &d->cmds);
+        if (!p)
+            return 0;
+    }
     if ((dc - 1) * stride + csize > held) {
         snprintf(d->why, sizeof d->why, "it reads %lld commands of %lld bytes every %lld, and the trace holds "
                  "%lld bytes there", (long long)dc, (long long)csize, (long long)stride, (long long)held);
@@ -812,6 +905,10 @@ static int indirect(dcheck_t *d, const w15_draw_desc_t *ds, const rp_call_t *c)
                      size);
             return 1;
         }
+        /* the vertices its indices select, from client arrays */
+        if (d->cm->nva && elements(d, (uint32_t)c->a[ds->type].u, (const void *)(uintptr_t)((uint64_t)cmd[2] * ts),
+                                   -1, cmd[0], (int32_t)cmd[3], cmd[1], es ? 0 : cmd[4], NULL))
+            return 1;
     }
     return 0;
 }
@@ -822,7 +919,8 @@ int rp_mem_check_draw(rp_exec_t *x, rp_call_t *c)
         return 0; /* no current context: GL draws nothing */
     w15_draw_desc_t ds = w15_draw_describe(c->fn);
     struct rp_cmem *cm = x->cmem;
-    if (ds.shape != W15_DRAW_MULTI_ELEMENTS && (!cm || (!x->ncmem && !cm->nva)))
+    if (ds.shape != W15_DRAW_MULTI_ELEMENTS && ds.shape != W15_DRAW_INDIRECT_ELEMENTS &&
+        (!cm || (!x->ncmem && !cm->nva)))
         return 0; /* nothing of the replay's own memory is read */
     if (!cm && !(cm = cmem(x)))
         return 0;
@@ -888,6 +986,8 @@ int rp_mem_check_draw(rp_exec_t *x, rp_call_t *c)
     default:
         break;
     }
+    free(d.ebo.p);
+    free(d.cmds.p);
     if (!bad)
         return 0;
     return rp_cannot(x, c->fn, "%s, so GL would read past the replay's memory (a damaged trace, or a replay "

@@ -96,7 +96,8 @@ foreach(_c IN LISTS _w15arr_cases)
 endforeach()
 
 # capture.arrays.damaged: traces of the restart and multidraw cases with one call
-# removed (tests/replay/run_replay.py drawcheck): the replay refuses the
+# removed, of the buffers and indirect cases with an index or a command in a
+# buffer edited (tests/replay/run_replay.py drawcheck): the replay refuses the
 # draw that would read past its copies of client memory, never crashes.
 add_test(NAME capture.arrays.damaged
          COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tests/replay/run_replay.py drawcheck

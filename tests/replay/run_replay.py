@@ -41,13 +41,16 @@ KIND:
              a zone per traced thread with its frames, and a native_gpu
              zone "<zone> GPU" of wip15.gpuFrame scopes holding the GPU
              time of the draws and clears.
-  drawcheck  PROGRAM is tests/capture/arrays_egl: cases restart and
-             multidraw traced without stream compression replay without a
-             mismatch; then one call is removed (the restart's
-             glPrimitiveRestartIndex; the wip15ClientMemory of one index
-             array of glMultiDrawElementsBaseVertex): the replay must not
-             give GL the draw that would read past its copies (a warning
-             naming the draw) and exit 0 or 1, never die of a signal.
+  drawcheck  PROGRAM is tests/capture/arrays_egl: cases restart,
+             multidraw, buffers and indirect traced without stream
+             compression replay without a mismatch; then each is damaged: a
+             call removed (the restart's glPrimitiveRestartIndex; the
+             wip15ClientMemory of one index array of
+             glMultiDrawElementsBaseVertex), an index in an element buffer
+             or a command in a draw-indirect buffer edited (client vertex
+             arrays drawn through them): the replay must not give GL the
+             draw that would read past its copies (a warning naming the
+             draw) and exit 0 or 1, never die of a signal.
   bounded    PROGRAM is tests/replay/readback_egl (read-backs GL sizes from
              a texture level; it prints "readback NAME SIZE XXH3" and
              "error NAME 0x..." lines): traced without compression, the
@@ -437,22 +440,27 @@ def kind_usage(a):
     print('ok: %d usage cases' % len(cases))
 
 
+def dump_calls(wip15, path):
+    r = subprocess.run([wip15, 'dump', '--json', path], stdout=subprocess.PIPE, text=True)
+    return [json.loads(ln) for ln in r.stdout.splitlines()]
+
+
 def drop_call(wip15, path, pick):
     """Remove from the uncompressed trace at path the call that pick(calls)
     returns the index of (calls: `wip15 dump --json` objects)."""
-    r = subprocess.run([wip15, 'dump', '--json', path], stdout=subprocess.PIPE, text=True)
-    calls = [json.loads(ln) for ln in r.stdout.splitlines()]
+    calls = dump_calls(wip15, path)
     i = pick(calls)
     data = open(path, 'rb').read()
     end = calls[i + 1]['offset'] if i + 1 < len(calls) else len(data)
     with open(path, 'wb') as f:
         f.write(data[:calls[i]['offset']] + data[end:])
-    return calls[i]['function']
+    return 'the call %s removed' % calls[i]['function']
 
 
 def kind_drawcheck(a, path):
-    """arrays_egl traced, one call removed; the replay must refuse the draw
-    that would read past its copies, not crash."""
+    """arrays_egl traced, then damaged (a call removed, an index edited);
+    the replay must refuse the draw that would read past its copies, not
+    crash."""
 
     def restart_index(calls):
         # the first glPrimitiveRestartIndex(65535): the restart index of
@@ -466,10 +474,37 @@ def kind_drawcheck(a, path):
         mem = [i for i in range(d - 1, 0, -1) if calls[i]['function'] == 'wip15ClientMemory']
         return sorted(mem[:3])[1]
 
-    cases = [('restart', restart_index, 'glDrawElements', 'of client array 0x8074 (0)'),
-             ('multidraw', index_memory, 'glMultiDrawElementsBaseVertex',
-              'parameter indices: element 0 points at client memory the trace does not hold')]
-    for case, pick, func, words in cases:
+    def edit_buffer(target, size, fmt, at, old, new, what):
+        # the data of the first glBufferData(target) (size bytes, stored
+        # uncompressed 9 bytes after the blob's offset): the value at byte
+        # `at` becomes `new`
+        def damage(path):
+            calls = dump_calls(a.wip15, path)
+            c = next(c for c in calls if c['function'] == 'glBufferData' and c['args'][0]['value'] == target)
+            blob = c['args'][2]
+            if blob['method'] != 'none' or blob['size'] != size:
+                fail('%s: the buffer data is not %d bytes stored as they are: %r' % (what, size, blob))
+            data = bytearray(open(path, 'rb').read())
+            if struct.unpack_from(fmt, data, blob['offset'] + 9 + at)[0] != old:
+                fail('%s: the value at byte %d of the buffer data is not %d' % (what, at, old))
+            struct.pack_into(fmt, data, blob['offset'] + 9 + at, new)
+            open(path, 'wb').write(data)
+            return '%s edited from %d to %d' % (what, old, new)
+        return damage
+
+    cases = [('restart', lambda p: drop_call(a.wip15, p, restart_index), 'glDrawElements',
+              'of client array 0x8074 (0)'),
+             ('multidraw', lambda p: drop_call(a.wip15, p, index_memory), 'glMultiDrawElementsBaseVertex',
+              'parameter indices: element 0 points at client memory the trace does not hold'),
+             # element buffer {0xAAAA x4, 33, 30, 31, 40, 32, 34}: index 40
+             # selects vertex 28672 of a client array held for 30 to 40
+             ('buffers', edit_buffer(0x8893, 20, '<H', 14, 40, 0x7000, 'an index in the element buffer'),
+              'glDrawElements', 'it reads elements 30 to 28672 of client array 0x8074 (0)'),
+             # draw-indirect buffer {3, 1, 20, 0, ...}: the first command's
+             # first vertex, read by a client array held for 20 to 22
+             ('indirect', edit_buffer(0x8F3F, 36, '<I', 8, 20, 30000, 'a command in the draw-indirect buffer'),
+              'glDrawArraysIndirect', 'it reads elements 30000 to 30002 of client array 0x8074 (0)')]
+    for case, damage, func, words in cases:
         for f in (path, path[:-len('.wip15')] + '.wtf-trace'):
             if os.path.exists(f):
                 os.unlink(f)  # else the tracer picks another name
@@ -480,14 +515,14 @@ def kind_drawcheck(a, path):
         if r.returncode != 0 or r.stderr:
             fail('%s: replay --check of the trace as recorded: exit %d\n%s%s' % (case, r.returncode, r.stdout,
                                                                                  r.stderr))
-        dropped = drop_call(a.wip15, path, pick)
+        damaged = damage(path)
         r = run([a.wip15, 'replay', '--check', path])
         if r.returncode not in (0, 1) or 'Sanitizer' in r.stderr or 'runtime error' in r.stderr:
-            fail('%s: replay --check without %s: exit %d (0 or 1 expected)\n%s%s' % (case, dropped, r.returncode,
-                                                                                r.stdout, r.stderr[-3000:]))
+            fail('%s: replay --check with %s: exit %d (0 or 1 expected)\n%s%s' % (
+                case, damaged, r.returncode, r.stdout, r.stderr[-3000:]))
         if not re.search(r'warning: %s .*%s' % (func, re.escape(words)), r.stderr):
             fail('%s: no warning that %s was not replayed (%r):\n%s' % (case, func, words, r.stderr))
-        print('ok: %s without %s: %s not replayed, no crash' % (case, dropped, func))
+        print('ok: %s with %s: %s not replayed, no crash' % (case, damaged, func))
 
 
 def main():
