@@ -34,6 +34,15 @@
  * program that starts traced programs gives several) and reports each
  * trace as written or as incomplete. */
 #define W15_ENV_STATUS_FD "WIP15_STATUS_FD"
+
+/* Whether the library was loaded at all.  `wip15 trace` creates an empty
+ * file and sets W15_ENV_LOADED to its path; the library's constructor, in
+ * every process it is loaded into, makes the file one byte long
+ * (truncate(2): no descriptor, nothing the program sees).  When no trace
+ * was written, the launcher tells "the program made no GL call" (one
+ * byte) from "libwip15.so was never loaded" (empty: a static or setuid
+ * program, one that clears LD_PRELOAD), then removes the file. */
+#define W15_ENV_LOADED "WIP15_LOADED"
 #define W15_STATUS_FD_BASE 10
 #define W15_STATUS_FD_LOW 3
 #define W15_STATUS_FD_HIGH 65536

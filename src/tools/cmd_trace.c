@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -248,6 +249,17 @@ int cmd_trace(int argc, char **argv)
         setenv(W15_ENV_STATUS_FD, num, 1);
         /* the tracer prints "tracing to" itself; we print the summary */
     }
+    /* the library makes this file one byte long wherever it is loaded */
+    char loaded[PATH_MAX];
+    const char *tmp = getenv("TMPDIR");
+    snprintf(loaded, sizeof loaded, "%s/wip15-loaded-XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp");
+    int lfd = mkostemp(loaded, O_CLOEXEC);
+    if (lfd >= 0) {
+        close(lfd);
+        setenv(W15_ENV_LOADED, loaded, 1);
+    } else {
+        loaded[0] = 0;
+    }
 
     /* The signals that ask a program to end go to the program.  The
      * program starts with the signal state `wip15` was given: the child
@@ -269,6 +281,8 @@ int cmd_trace(int argc, char **argv)
     pid_t pid = fork();
     if (pid < 0) {
         fprintf(stderr, "wip15: trace: fork failed: %s\n", strerror(errno));
+        if (loaded[0])
+            unlink(loaded);
         return 1;
     }
     if (pid == 0) {
@@ -324,6 +338,12 @@ int cmd_trace(int argc, char **argv)
             ntraces++;
         }
     }
+    int was_loaded = -1; /* unknown */
+    if (loaded[0]) {
+        struct stat ls;
+        was_loaded = stat(loaded, &ls) == 0 && ls.st_size > 0;
+        unlink(loaded);
+    }
     int rc;
     if (WIFEXITED(st)) {
         rc = WEXITSTATUS(st);
@@ -337,8 +357,15 @@ int cmd_trace(int argc, char **argv)
     } else {
         rc = 1;
     }
-    if (!ntraces && !quiet)
-        fprintf(stderr, "wip15: no trace was written (%s made no GL calls, or the tracer could not start)\n",
-                argv[optind]);
+    if (!ntraces && !quiet) {
+        if (was_loaded == 1)
+            fprintf(stderr, "wip15: no trace was written: %s made no GL call\n", argv[optind]);
+        else if (was_loaded == 0)
+            fprintf(stderr, "wip15: no trace was written: libwip15.so was never loaded into %s (a statically "
+                            "linked or setuid program, or one that clears LD_PRELOAD)\n", argv[optind]);
+        else
+            fprintf(stderr, "wip15: no trace was written (%s made no GL calls, or the tracer could not start)\n",
+                    argv[optind]);
+    }
     return rc;
 }

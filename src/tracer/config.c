@@ -7,9 +7,11 @@
 #include "wip15/format.h"
 #include "wip15/trace_env.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 w15_config_t w15_cfg = {
     .output = NULL,
@@ -79,6 +81,12 @@ static int parse_frames(const char *s, int64_t *a, int64_t *b)
 void w15_config_load(void)
 {
     const char *v;
+    if ((v = getenv(W15_ENV_LOADED)) && *v) {
+        int e = errno;
+        if (truncate(v, 1)) { /* the launcher's file gone (it was killed): nothing to tell */
+        }
+        errno = e;
+    }
     if ((v = getenv(W15_ENV_QUIET)) && *v && strcmp(v, "0") != 0)
         w15_cfg.quiet = w15_log_quiet = 1;
     if ((v = getenv(W15_ENV_OUTPUT)) && *v)

@@ -311,6 +311,19 @@ cmdtrace)
     grep -q "killed by signal 11" err.txt || fail "no 'killed by signal' message: $(cat err.txt)"
     "$W15_WIP15" trace -q -- /nonexistent/program > out.txt 2> err.txt
     [ $? = 127 ] || fail "missing program is not 127"
+    # no trace: the launcher tells a program that made no GL call from one
+    # the library was never loaded into (ldconfig: statically linked), and
+    # leaves no marker file behind
+    mkdir -p tmpd
+    TMPDIR=$PWD/tmpd "$W15_WIP15" trace -o none.wip15 -- sh -c 'exit 0' > out.txt 2> err.txt || fail "sh failed"
+    grep -q "no trace was written: sh made no GL call" err.txt || fail "no 'made no GL call': $(cat err.txt)"
+    if [ -x /sbin/ldconfig ] && ! readelf -l /sbin/ldconfig 2> /dev/null | grep -q "program interpreter"; then
+        TMPDIR=$PWD/tmpd "$W15_WIP15" trace -o none.wip15 -- /sbin/ldconfig --version > out.txt 2> err.txt ||
+            fail "ldconfig failed: $(cat err.txt)"
+        grep -q "no trace was written: libwip15.so was never loaded into /sbin/ldconfig" err.txt ||
+            fail "a static program not reported as never loaded: $(cat err.txt)"
+    fi
+    [ -z "$(ls tmpd)" ] || fail "marker files left: $(ls tmpd)"
     # the program gets the signal dispositions wip15 was given: the same
     # ignored signals as without it (wip15 ignores SIGPIPE for its own
     # output, and once passed that on), with SIGHUP ignored (nohup) and not
