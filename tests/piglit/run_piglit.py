@@ -88,6 +88,7 @@ DEFAULT_TRACER = "{wip15} trace -o {out}.wip15 --"
 DEFAULT_VERIFY = "{wip15} verify {trace}"
 SKIP_CODE = 77
 KILLED_RE = re.compile(r"^wip15: .* was killed by signal (\d+) ", re.M)
+CANNOT_RUN_RE = re.compile(r"^wip15: trace: cannot run .*: (.*)$", re.M)
 NO_GL_RE = re.compile(r"^wip15: no trace was written: .* made no GL call$", re.M)
 TAIL = 2000  # characters of stdout/stderr kept per run
 
@@ -325,13 +326,12 @@ class Harness:
         else:
             run.end = f"exit {rc}"
             if traced:
-                m = KILLED_RE.search(err) if self.default_tracer else None
+                # wip15's own words, whatever the tracer command line
+                m = KILLED_RE.search(err)
                 if m:
                     run.end = signame(int(m.group(1)))
-                elif self.default_tracer and rc == 127:
-                    m = re.search(r"^wip15: trace: cannot run .*: (.*)$", err, re.M)
-                    if m:
-                        run.end = f"cannot run: {m.group(1)}"
+                elif rc == 127 and CANNOT_RUN_RE.search(err):
+                    run.end = "cannot run: " + CANNOT_RUN_RE.search(err).group(1)
                 elif not self.default_tracer and rc > 128 and rc - 128 < 65:
                     # other tracers report a signalled child as 128+N
                     run.end = signame(rc - 128)
@@ -342,8 +342,9 @@ class Harness:
     def check_traces(self, test, run, err):
         files = self.trace_files(test)
         # a test that skips before any GL call writes no trace, and
-        # `wip15 trace` says so (it tells that from a library never loaded)
-        if not files and not NO_GL_RE.search(err):
+        # `wip15 trace` says so (it tells that from a library never loaded);
+        # nor does a program that cannot be run (not installed)
+        if not files and not NO_GL_RE.search(err) and not (run.end or "").startswith("cannot run"):
             run.problems.append("no trace written")
         for path in files:
             info = {"path": path, "bytes": os.path.getsize(path), "ok": True, "message": ""}
