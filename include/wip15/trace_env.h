@@ -20,33 +20,35 @@
 #define W15_ENV_CLOCK "WIP15_CLOCK"             /* the timing clock (src/wtf/clock.c) */
 #define W15_ENV_MAPS "WIP15_MAPS"               /* persistent maps: protect, compare */
 
-/* The status lines.  `wip15 trace` sets W15_ENV_STATUS_FD to the write end
- * of a pipe, a descriptor number >= W15_STATUS_FD_BASE that only the
- * traced program and its children inherit.  Its presence also tells the
- * library that the launcher prints the summary ("trace written to").  The
- * library accepts a number in [W15_STATUS_FD_LOW, W15_STATUS_FD_HIGH) that
- * names a FIFO.  Once per trace, when the trace starts, it writes one line,
- * the trace's absolute path followed by W15_STATUS_EOL, with one write(2),
- * and keeps the descriptor; at the end, when recording stopped because
- * something failed (the disk full, no memory), it writes W15_STATUS_INCOMPLETE,
- * the path, a tab, the reason and W15_STATUS_EOL, then closes the
- * descriptor.  After the program exits, the launcher reads every line (a
- * program that starts traced programs gives several) and reports each
- * trace as written or as incomplete. */
-#define W15_ENV_STATUS_FD "WIP15_STATUS_FD"
-
-/* Whether the library was loaded at all.  `wip15 trace` creates an empty
- * file and sets W15_ENV_LOADED to its path; the library's constructor, in
- * every process it is loaded into, makes the file one byte long
- * (truncate(2): no descriptor, nothing the program sees).  When no trace
- * was written, the launcher tells "the program made no GL call" (one
- * byte) from "libwip15.so was never loaded" (empty: a static or setuid
- * program, one that clears LD_PRELOAD), then removes the file. */
-#define W15_ENV_LOADED "WIP15_LOADED"
-#define W15_STATUS_FD_BASE 10
-#define W15_STATUS_FD_LOW 3
-#define W15_STATUS_FD_HIGH 65536
+/* The status directory.  `wip15 trace` makes a private directory
+ * (mkdtemp in $TMPDIR, else /tmp) holding an empty file W15_STATUS_LOADED
+ * and sets W15_ENV_STATUS_DIR to its absolute path; the variable's
+ * presence also tells the library that the launcher prints the summary
+ * ("trace written to").  Nothing is inherited but the environment: no
+ * descriptor, so a program that closes what it inherited (Chromium's
+ * child processes, daemons) neither loses its reports nor gets one
+ * written into a descriptor of its own that took the number.
+ * - In every process it is loaded into, the library's constructor makes
+ *   W15_STATUS_LOADED one byte long (truncate(2): one system call, no
+ *   descriptor).  When no trace was written, the launcher tells "the
+ *   program made no GL call" (one byte) from "libwip15.so was never
+ *   loaded" (empty: a static or setuid program, one that clears
+ *   LD_PRELOAD).
+ * - Each trace appends lines to W15_STATUS_TRACES (O_APPEND, one write(2)
+ *   per line, opened and closed each time): when it starts, the trace's
+ *   absolute path and W15_STATUS_EOL; at the end, when recording stopped
+ *   because something failed (the disk full, no memory),
+ *   W15_STATUS_INCOMPLETE, the path, a tab, the reason and
+ *   W15_STATUS_EOL.  A process whose tracer could not start writes
+ *   W15_STATUS_FAILED and W15_STATUS_EOL.
+ * After the program exits the launcher reads every line (a program that
+ * starts traced programs gives several), reports each trace as written or
+ * as incomplete, and removes the directory. */
+#define W15_ENV_STATUS_DIR "WIP15_STATUS_DIR"
+#define W15_STATUS_LOADED "loaded"
+#define W15_STATUS_TRACES "traces"
 #define W15_STATUS_EOL "\n"
 #define W15_STATUS_INCOMPLETE "!"
+#define W15_STATUS_FAILED "?"
 
 #endif

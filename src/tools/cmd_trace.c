@@ -114,6 +114,91 @@ static int valid_size(const char *s)
     return !*end;
 }
 
+/* ---- the status directory (wip15/trace_env.h) ---- */
+
+/* Print each trace the status file names, as written or as INCOMPLETE;
+ * the number of traces.  *failed: a process's tracer could not start. */
+static int status_report(const char *dir, int *failed)
+{
+    char f[PATH_MAX + 16];
+    snprintf(f, sizeof f, "%s/" W15_STATUS_TRACES, dir);
+    FILE *in = fopen(f, "re");
+    if (!in)
+        return 0;
+    char **lines = NULL;
+    size_t nlines = 0, cap = 0, n = 0;
+    char *line = NULL;
+    ssize_t len;
+    while ((len = getline(&line, &n, in)) > 0) {
+        if (line[len - 1] == W15_STATUS_EOL[0])
+            line[--len] = 0;
+        if (!len)
+            continue;
+        if (nlines == cap) {
+            char **nl = realloc(lines, (cap = cap ? cap * 2 : 16) * sizeof *nl);
+            if (!nl)
+                break;
+            lines = nl;
+        }
+        if (!(lines[nlines] = strdup(line)))
+            break;
+        nlines++;
+    }
+    free(line);
+    fclose(in);
+    /* one line per trace, "!PATH<TAB>REASON" for an incomplete one, "?"
+     * for a process whose tracer could not start */
+    const size_t il = sizeof W15_STATUS_INCOMPLETE - 1;
+    int ntraces = 0;
+    for (size_t i = 0; i < nlines; i++) {
+        if (!strcmp(lines[i], W15_STATUS_FAILED)) {
+            *failed = 1;
+            continue;
+        }
+        if (!strncmp(lines[i], W15_STATUS_INCOMPLETE, il))
+            continue;
+        const char *why = NULL;
+        size_t pl = strlen(lines[i]);
+        for (size_t j = i + 1; j < nlines && !why; j++)
+            if (!strncmp(lines[j], W15_STATUS_INCOMPLETE, il) && !strncmp(lines[j] + il, lines[i], pl) &&
+                lines[j][il + pl] == '\t')
+                why = lines[j] + il + pl + 1;
+        if (why)
+            fprintf(stderr, "wip15: trace %s is INCOMPLETE: %s; it holds what was recorded before\n", lines[i],
+                    why);
+        else
+            fprintf(stderr, "wip15: trace written to %s\n", lines[i]);
+        ntraces++;
+    }
+    for (size_t i = 0; i < nlines; i++)
+        free(lines[i]);
+    free(lines);
+    return ntraces;
+}
+
+/* 1: the library was loaded into some process; 0: never; -1: unknown. */
+static int status_loaded(const char *dir)
+{
+    char f[PATH_MAX + 16];
+    struct stat ls;
+    snprintf(f, sizeof f, "%s/" W15_STATUS_LOADED, dir);
+    if (stat(f, &ls) != 0)
+        return -1;
+    return ls.st_size > 0;
+}
+
+static void status_dir_remove(const char *dir)
+{
+    if (!dir[0])
+        return;
+    char f[PATH_MAX + 16];
+    snprintf(f, sizeof f, "%s/" W15_STATUS_LOADED, dir);
+    unlink(f);
+    snprintf(f, sizeof f, "%s/" W15_STATUS_TRACES, dir);
+    unlink(f);
+    rmdir(dir);
+}
+
 int cmd_trace(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -238,27 +323,26 @@ int cmd_trace(int argc, char **argv)
     if (digests) setenv(W15_ENV_FRAME_DIGESTS, digests, 1);
     if (readback) setenv(W15_ENV_READBACK_DATA, "on", 1);
     if (quiet) setenv(W15_ENV_QUIET, "1", 1);
-    /* the tracer reports each trace path on this pipe */
-    int pfd[2] = { -1, -1 };
-    if (pipe2(pfd, O_CLOEXEC) == 0) {
-        int w = fcntl(pfd[1], F_DUPFD, W15_STATUS_FD_BASE);
-        close(pfd[1]);
-        pfd[1] = w;
-        char num[16];
-        snprintf(num, sizeof num, "%d", w);
-        setenv(W15_ENV_STATUS_FD, num, 1);
-        /* the tracer prints "tracing to" itself; we print the summary */
-    }
-    /* the library makes this file one byte long wherever it is loaded */
-    char loaded[PATH_MAX];
+    /* the status directory (wip15/trace_env.h): where each traced process
+     * says it was loaded and reports its trace */
+    char sdir[PATH_MAX];
     const char *tmp = getenv("TMPDIR");
-    snprintf(loaded, sizeof loaded, "%s/wip15-loaded-XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp");
-    int lfd = mkostemp(loaded, O_CLOEXEC);
-    if (lfd >= 0) {
-        close(lfd);
-        setenv(W15_ENV_LOADED, loaded, 1);
+    if (snprintf(sdir, sizeof sdir, "%s/wip15-XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp") < (int)sizeof sdir &&
+        mkdtemp(sdir)) {
+        char f[PATH_MAX + 16];
+        snprintf(f, sizeof f, "%s/" W15_STATUS_LOADED, sdir);
+        int fd = open(f, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (fd >= 0) {
+            close(fd);
+            setenv(W15_ENV_STATUS_DIR, sdir, 1); /* the tracer prints "tracing to" itself; we, the summary */
+        } else {
+            rmdir(sdir);
+            sdir[0] = 0;
+        }
     } else {
-        loaded[0] = 0;
+        fprintf(stderr, "wip15: trace: cannot make a status directory in %s (%s); each traced process says "
+                        "where its trace went\n", tmp && *tmp == '/' ? tmp : "/tmp", strerror(errno));
+        sdir[0] = 0;
     }
 
     /* The signals that ask a program to end go to the program.  The
@@ -281,22 +365,17 @@ int cmd_trace(int argc, char **argv)
     pid_t pid = fork();
     if (pid < 0) {
         fprintf(stderr, "wip15: trace: fork failed: %s\n", strerror(errno));
-        if (loaded[0])
-            unlink(loaded);
+        status_dir_remove(sdir);
         return 1;
     }
     if (pid == 0) {
         for (int i = 0; i < NFWD; i++)
             sigaction(fwd[i], &fwd_old[i], NULL);
-        if (pfd[0] >= 0)
-            close(pfd[0]);
         execvp(argv[optind], argv + optind);
         fprintf(stderr, "wip15: trace: cannot run %s: %s\n", argv[optind], strerror(errno));
         _exit(127);
     }
     child_pid = pid;
-    if (pfd[1] >= 0)
-        close(pfd[1]);
     int st = 0;
     while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
         ;
@@ -304,46 +383,9 @@ int cmd_trace(int argc, char **argv)
     for (int i = 0; i < NFWD; i++)
         sigaction(fwd[i], &fwd_old[i], NULL);
 
-    int ntraces = 0;
-    if (pfd[0] >= 0) {
-        fcntl(pfd[0], F_SETFL, O_NONBLOCK);
-        char buf[8192];
-        size_t len = 0;
-        ssize_t r;
-        while (len < sizeof buf - 1 && (r = read(pfd[0], buf + len, sizeof buf - 1 - len)) > 0)
-            len += (size_t)r;
-        buf[len] = 0;
-        close(pfd[0]);
-        /* one line per trace, then "!PATH<TAB>REASON" for an incomplete one */
-        char *lines[256];
-        int nlines = 0;
-        for (char *line = strtok(buf, W15_STATUS_EOL); line && nlines < 256; line = strtok(NULL, W15_STATUS_EOL))
-            lines[nlines++] = line;
-        for (int i = 0; i < nlines; i++) {
-            if (!strncmp(lines[i], W15_STATUS_INCOMPLETE, sizeof W15_STATUS_INCOMPLETE - 1))
-                continue;
-            const char *why = NULL;
-            size_t pl = strlen(lines[i]);
-            for (int j = i + 1; j < nlines && !why; j++) {
-                const char *l = lines[j] + sizeof W15_STATUS_INCOMPLETE - 1;
-                if (!strncmp(lines[j], W15_STATUS_INCOMPLETE, sizeof W15_STATUS_INCOMPLETE - 1) &&
-                    !strncmp(l, lines[i], pl) && l[pl] == '\t')
-                    why = l + pl + 1;
-            }
-            if (why)
-                fprintf(stderr, "wip15: trace %s is INCOMPLETE: %s; it holds what was recorded before\n",
-                        lines[i], why);
-            else
-                fprintf(stderr, "wip15: trace written to %s\n", lines[i]);
-            ntraces++;
-        }
-    }
-    int was_loaded = -1; /* unknown */
-    if (loaded[0]) {
-        struct stat ls;
-        was_loaded = stat(loaded, &ls) == 0 && ls.st_size > 0;
-        unlink(loaded);
-    }
+    int failed = 0, ntraces = sdir[0] ? status_report(sdir, &failed) : 0;
+    int was_loaded = sdir[0] ? status_loaded(sdir) : -1; /* -1: unknown */
+    status_dir_remove(sdir);
     int rc;
     if (WIFEXITED(st)) {
         rc = WEXITSTATUS(st);
@@ -358,7 +400,10 @@ int cmd_trace(int argc, char **argv)
         rc = 1;
     }
     if (!ntraces && !quiet) {
-        if (was_loaded == 1)
+        if (failed)
+            fprintf(stderr, "wip15: no trace was written: the tracer could not start in %s (its message "
+                            "above says why)\n", argv[optind]);
+        else if (was_loaded == 1)
             fprintf(stderr, "wip15: no trace was written: %s made no GL call\n", argv[optind]);
         else if (was_loaded == 0)
             fprintf(stderr, "wip15: no trace was written: libwip15.so was never loaded into %s (a statically "

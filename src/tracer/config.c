@@ -8,6 +8,8 @@
 #include "wip15/trace_env.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -24,7 +26,6 @@ w15_config_t w15_cfg = {
     .gpu = 0,
     .frame_digests = 0,
     .quiet = 0,
-    .status_fd = -1,
 };
 
 /* "123", "64k", "10M", "2G" (powers of 1024).  Returns 0 or -1. */
@@ -81,11 +82,15 @@ static int parse_frames(const char *s, int64_t *a, int64_t *b)
 void w15_config_load(void)
 {
     const char *v;
-    if ((v = getenv(W15_ENV_LOADED)) && *v) {
+    if ((v = getenv(W15_ENV_STATUS_DIR)) && *v == '/') {
+        char loaded[PATH_MAX];
         int e = errno;
-        if (truncate(v, 1)) { /* the launcher's file gone (it was killed): nothing to tell */
+        if (snprintf(loaded, sizeof loaded, "%s/" W15_STATUS_LOADED, v) < (int)sizeof loaded &&
+            truncate(loaded, 1)) { /* the launcher's directory gone (it was killed): nothing to tell */
         }
         errno = e;
+        w15_cfg.status_dir = strdup(v);
+        w15_cfg.launched = 1;
     }
     if ((v = getenv(W15_ENV_QUIET)) && *v && strcmp(v, "0") != 0)
         w15_cfg.quiet = w15_log_quiet = 1;
@@ -172,12 +177,5 @@ void w15_config_load(void)
             w15_cfg.frame_digests = (uint32_t)n; /* every n-th frame; 0 off */
         else
             w15_msg("%s=%s: expected on, off or a number of frames; using off", W15_ENV_FRAME_DIGESTS, v);
-    }
-    if ((v = getenv(W15_ENV_STATUS_FD)) && *v) {
-        char *end;
-        long fd = strtol(v, &end, 10);
-        if (!*end && fd >= W15_STATUS_FD_LOW && fd < W15_STATUS_FD_HIGH)
-            w15_cfg.status_fd = (int)fd;
-        w15_cfg.launched = 1;
     }
 }

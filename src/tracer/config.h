@@ -32,7 +32,7 @@ typedef struct w15_config {
                              * write tracking (userfaultfd, maps.c) even where it exists */
     int maps_uffd;          /* WIP15_MAPS=uffd: asked for by name (say so when missing) */
     int readback_data;      /* WIP15_READBACK_DATA: read-back bytes kept besides their digest (default off) */
-    int status_fd;          /* WIP15_STATUS_FD (set by `wip15 trace`), -1 */
+    char *status_dir;       /* WIP15_STATUS_DIR (set by `wip15 trace`), NULL */
     int launched;           /* started by `wip15 trace` (it prints the summary) */
 } w15_config_t;
 

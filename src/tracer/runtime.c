@@ -69,12 +69,14 @@ void w15_start(void)
     }
     if (w15_record_init()) {
         w15_fail("out of memory at start; not recording");
+        w15_tracefile_report_failed();
         pthread_mutex_unlock(&start_lock);
         errno = e;
         return;
     }
     w15_context_init();
     if (start_output() != 0) {
+        w15_tracefile_report_failed();
         atomic_store(&w15_state, W15_ST_OFF);
         pthread_mutex_unlock(&start_lock);
         errno = e;

@@ -121,17 +121,27 @@ int w15_tracefile_put_begin(w15_buf_t *b)
     return 0;
 }
 
-static int status_fd = -1;   /* kept open until the end (w15_tracefile_report_end) */
-static char status_path[2 * PATH_MAX + 8];
+static char status_path[2 * PATH_MAX + 8]; /* the trace's absolute path, once reported */
+
+/* Append one line to the launcher's status file (trace_env.h): one
+ * write(2) with O_APPEND, so the lines of several processes never mix. */
+static void status_line(const char *line, size_t n)
+{
+    char file[PATH_MAX];
+    if (!w15_cfg.status_dir ||
+        snprintf(file, sizeof file, "%s/" W15_STATUS_TRACES, w15_cfg.status_dir) >= (int)sizeof file)
+        return;
+    int fd = open(file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return; /* the launcher is gone, or this process may not write there (a sandbox) */
+    ssize_t r = write(fd, line, n);
+    (void)r;
+    close(fd);
+}
 
 void w15_tracefile_report(void)
 {
-    int fd = w15_cfg.status_fd;
-    w15_cfg.status_fd = -1;
-    if (fd < 0)
-        return;
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISFIFO(st.st_mode))
+    if (!w15_cfg.status_dir || status_path[0])
         return;
     char cwd[PATH_MAX];
     if (path_buf[0] != '/' && getcwd(cwd, sizeof cwd))
@@ -140,24 +150,25 @@ void w15_tracefile_report(void)
         snprintf(status_path, sizeof status_path, "%s", path_buf);
     char line[sizeof status_path + 8];
     int n = snprintf(line, sizeof line, "%s" W15_STATUS_EOL, status_path);
-    ssize_t r = write(fd, line, (size_t)n);
-    (void)r;
-    status_fd = fd;
+    if (n > 0 && (size_t)n < sizeof line)
+        status_line(line, (size_t)n);
+}
+
+void w15_tracefile_report_failed(void)
+{
+    status_line(W15_STATUS_FAILED W15_STATUS_EOL, sizeof W15_STATUS_FAILED W15_STATUS_EOL - 1);
 }
 
 void w15_tracefile_report_end(const char *why)
 {
-    int fd = status_fd;
-    status_fd = -1;
-    if (fd < 0)
+    if (!status_path[0] || !why)
         return;
-    if (why) {
-        char line[sizeof status_path + 320];
-        int n = snprintf(line, sizeof line, W15_STATUS_INCOMPLETE "%s\t%s" W15_STATUS_EOL, status_path, why);
-        if (n > 0 && (size_t)n >= sizeof line)
-            n = (int)sizeof line - 1;
-        ssize_t r = write(fd, line, (size_t)n);
-        (void)r;
+    char line[sizeof status_path + 320];
+    int n = snprintf(line, sizeof line, W15_STATUS_INCOMPLETE "%s\t%s" W15_STATUS_EOL, status_path, why);
+    if (n > 0 && (size_t)n >= sizeof line) { /* a reason too long: cut, the line still ends */
+        n = (int)sizeof line - 1;
+        line[n - 1] = W15_STATUS_EOL[0];
     }
-    close(fd);
+    if (n > 0)
+        status_line(line, (size_t)n);
 }

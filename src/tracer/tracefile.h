@@ -16,11 +16,13 @@ int w15_tracefile_create(void);
 /* Its path, and the timing file's (valid after w15_tracefile_create). */
 const char *w15_tracefile_path(void);
 const char *w15_tracefile_wtf_path(void);
-/* Tell `wip15 trace` the trace's path (WIP15_STATUS_FD), once; the
- * descriptor stays open for w15_tracefile_report_end. */
+/* Tell `wip15 trace` the trace's path (WIP15_STATUS_DIR, trace_env.h),
+ * once. */
 void w15_tracefile_report(void);
+/* Tell `wip15 trace` that this process's tracer could not start. */
+void w15_tracefile_report_failed(void);
 /* At the end: tell `wip15 trace` the trace is incomplete and why (`why`
- * NULL: it is not), and close the descriptor. */
+ * NULL: it is not; nothing is written). */
 void w15_tracefile_report_end(const char *why);
 /* Encode wip15TraceBegin (program, command line, pid, start time, version,
  * timing file) into b and commit it.  0, or -1 when out of memory. */

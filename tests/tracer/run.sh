@@ -5,7 +5,7 @@ set -u
 t=$1 lib=$2 tapp=$3 tcheck=$4 work=$5
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
 export EGL_PLATFORM=surfaceless
-unset WIP15_OUTPUT WIP15_FRAMES WIP15_MAX_SIZE WIP15_STREAM WIP15_COMPRESSION WIP15_STATUS_FD
+unset WIP15_OUTPUT WIP15_FRAMES WIP15_MAX_SIZE WIP15_STREAM WIP15_COMPRESSION WIP15_STATUS_DIR
 export WIP15_TIMING=off
 
 fail() { echo "FAIL($t): $*"; [ -f check.txt ] && sed 's/^/  | /' check.txt | head -40; exit 1; }
@@ -323,7 +323,11 @@ cmdtrace)
         grep -q "no trace was written: libwip15.so was never loaded into /sbin/ldconfig" err.txt ||
             fail "a static program not reported as never loaded: $(cat err.txt)"
     fi
-    [ -z "$(ls tmpd)" ] || fail "marker files left: $(ls tmpd)"
+    [ -z "$(ls tmpd)" ] || fail "status files left: $(ls tmpd)"
+    # a program that closes what it inherited and opens descriptors of its
+    # own: none receives a byte of ours, and the trace is still reported
+    "$W15_WIP15" trace -o cf.wip15 -- "$tapp" closefds > out.txt 2> err.txt || fail "closefds: $(cat err.txt)"
+    grep -q "trace written to .*/cf.wip15" err.txt || fail "closefds: trace not reported: $(cat err.txt)"
     # the program gets the signal dispositions wip15 was given: the same
     # ignored signals as without it (wip15 ignores SIGPIPE for its own
     # output, and once passed that on), with SIGHUP ignored (nohup) and not

@@ -19,6 +19,10 @@
  *                    queries must not raise one); glFinish before each
  *                    switch, so every measured frame's GPU time is ready
  *                    when the switch ends the measurement
+ *   tapp closefds    closes every descriptor it inherited (as Chromium's
+ *                    child processes and daemons do), fills the numbers
+ *                    with pipes of its own, makes a frame, then exits 1
+ *                    if a byte it never wrote arrived in one of them
  * Prints "tapp: done" (stdout) on success paths. */
 #define _GNU_SOURCE
 #include <EGL/egl.h>
@@ -30,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <fcntl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -203,7 +208,45 @@ int main(int argc, char **argv)
     const char *mode = argc > 1 ? argv[1] : "basic";
     if (!strcmp(mode, "pixels") || !strcmp(mode, "gpuswitch"))
         es_version = 3;
+    /* closefds: the write ends of its pipes take every number from 3 up
+     * (whichever the launcher gave its own descriptors), the read ends
+     * lie above 512 */
+    enum { NPIPES = 64 };
+    int pipes[NPIPES][2];
+    if (!strcmp(mode, "closefds")) {
+        for (int fd = 3; fd < 1024; fd++)
+            close(fd);
+        for (int i = 0; i < NPIPES; i++) {
+            int p[2];
+            need(pipe2(p, O_NONBLOCK | O_CLOEXEC) == 0, "pipe2"); /* 3 + i and 4 + i */
+            pipes[i][0] = fcntl(p[0], F_DUPFD_CLOEXEC, 512);
+            need(pipes[i][0] >= 0 && dup3(p[1], p[0], O_CLOEXEC) == p[0], "dup3");
+            close(p[1]);
+            pipes[i][1] = p[0];
+        }
+    }
     egl_init();
+    if (!strcmp(mode, "closefds")) {
+        EGLContext ctx;
+        EGLSurface s = make_current(&ctx);
+        some_calls(1, s);
+        glFinish();
+        int bad = 0;
+        for (int i = 0; i < NPIPES; i++) {
+            char buf[256];
+            ssize_t r = read(pipes[i][0], buf, sizeof buf - 1);
+            if (r > 0) {
+                buf[r] = 0;
+                fprintf(stderr, "tapp: pipe %d (descriptors %d, %d) got %zd bytes it never wrote: %s\n", i,
+                        pipes[i][0], pipes[i][1], r, buf);
+                bad = 1;
+            }
+        }
+        if (bad)
+            return 1;
+        printf("tapp: done\n");
+        return 0;
+    }
     if (!strcmp(mode, "threads")) {
         int n = argc > 2 ? atoi(argv[2]) : 4;
         pthread_t th[16];
