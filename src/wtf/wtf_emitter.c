@@ -1030,6 +1030,15 @@ void w15_wtf_flush_all_signal(w15_wtf_t *w)
         zone_write_signal(w, z);
         zone_idle(z);
     }
+    /* a file whose zones had nothing to write (a program killed before its
+     * first frame) still gets its header, as w15_wtf_close gives it: an
+     * empty file is not a .wtf-trace */
+    if (!__atomic_load_n(&w->off, __ATOMIC_ACQUIRE) && trylock_bounded(w)) {
+        for (int g = 0; g < MAX_GENS; g++)
+            if (w->gens[g].fd >= 0 && !w->gens[g].hdr_done)
+                gen_start(w, g, 1);
+        unlock(w);
+    }
     __atomic_store_n(&w->sig_busy, 0, __ATOMIC_RELEASE);
     errno = saved;
 }

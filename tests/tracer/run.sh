@@ -368,6 +368,18 @@ cmdtrace)
         expect "func eglSwapBuffers [1-9][0-9]*"
         "$W15_WIP15" verify -q sig.wip15 > /dev/null 2>&1 || fail "wip15 verify rejects the trace after SIG$sig"
     done
+    # killed before its first frame (no timing event yet): the timing file
+    # still has its header, as after a normal exit
+    rm -f early.wip15 early.wtf-trace
+    "$W15_WIP15" trace -q --timing frames -o early.wip15 -- "$tapp" idle > out.txt 2> err.txt &
+    wpid=$!
+    i=0
+    while [ $i -lt 300 ] && ! grep -q "idle: 100 calls made" out.txt; do sleep 0.1; i=$((i + 1)); done
+    kill -s TERM $wpid
+    wait $wpid
+    [ -s early.wtf-trace ] || fail "killed before its first frame: the .wtf-trace is empty"
+    "$W15_WIP15" frames early.wtf-trace > out.txt 2> err.txt ||
+        fail "wip15 frames rejects the .wtf-trace of a program killed before its first frame: $(cat err.txt)"
     ;;
 diskfull)
     # the file system refuses more bytes (a file-size limit, SIGXFSZ ignored:
