@@ -32,6 +32,30 @@ typedef struct w15_draw_desc {
 
 w15_draw_desc_t w15_draw_describe(uint32_t fn);
 
+/* Client memory written again unchanged (docs/FORMAT.md
+ * "wip15ClientMemorySame"): each thread keeps W15_CMEM_SLOTS slots, the
+ * last wip15ClientMemory of W15_CMEM_MIN to W15_CMEM_MAX bytes written at
+ * each slot (address, size, and the bytes or their XXH3-64): 1024 slots
+ * for spans up to W15_CMEM_SMALL bytes, 64 for larger ones (a replayer
+ * holds at most 64 MiB + 256 MiB a thread).  The tracer and every replayer
+ * compute the same slot, so a replayer holds exactly the memory a
+ * wip15ClientMemorySame names. */
+#define W15_CMEM_SLOTS (1024 + 64)
+#define W15_CMEM_MIN 256
+#define W15_CMEM_SMALL ((uint64_t)64 << 10)
+#define W15_CMEM_MAX ((uint64_t)4 << 20)
+
+static inline uint32_t w15_cmem_slot(uint64_t address, uint64_t size)
+{
+    uint64_t h = address ^ (size * 0x9E3779B97F4A7C15ull); /* MurmurHash3's 64-bit finalizer */
+    h ^= h >> 33;
+    h *= 0xFF51AFD7ED558CCDull;
+    h ^= h >> 33;
+    h *= 0xC4CEB9FE1A85EC53ull;
+    h ^= h >> 33;
+    return size <= W15_CMEM_SMALL ? (uint32_t)(h >> 54) : 1024u + (uint32_t)(h >> 58);
+}
+
 /* Bytes of one index of `type` (GL_UNSIGNED_BYTE/SHORT/INT), 0 for another
  * type (GL refuses the draw). */
 uint32_t w15_index_size(uint32_t type);

@@ -5,7 +5,8 @@
  *
  * Owns: each thread's pending client memory (struct rp_cmem: the ranges
  * recorded for its next real call, copied into one block the driver reads;
- * used up by that call), the re-pointing of client arrays at those copies,
+ * used up by that call), the memory recently recorded at each of its slots
+ * (wip15ClientMemorySame names it again), the re-pointing of client arrays at those copies,
  * glBegin held back and the arrays' windows for glArrayElement between
  * glBegin and glEnd (rp.h rp_mem_begin), and the writes into the replay's
  * own buffer mappings.
@@ -23,6 +24,9 @@
 #include "draws.h"
 #include "funcs.h"
 #include "rp.h"
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
 
 #define GL_ARRAY_BUFFER 0x8892
 #define GL_ARRAY_BUFFER_BINDING 0x8894
@@ -104,6 +108,11 @@ struct rp_cmem {
     uint64_t gen;       /* counts the real calls */
     uint32_t warn_fn, warn_param; /* a client pointer set without its data */
     int warn_pending;
+    struct cslot {      /* draws.h W15_CMEM_SLOTS: the last wip15ClientMemory at each */
+        uint64_t addr, size;
+        uint8_t *bytes;
+    } *slots;
+    int warned_same;
 };
 
 /* ---- GL entry points -------------------------------------------------- */
@@ -192,6 +201,9 @@ void rp_mem_exec_free(rp_exec_t *x)
     for (uint32_t i = 0; i < cm->nwin; i++)
         munmap(cm->win[i].base, WINDOW_BYTES);
     free(cm->win);
+    for (uint32_t i = 0; cm->slots && i < W15_CMEM_SLOTS; i++)
+        free(cm->slots[i].bytes);
+    free(cm->slots);
     free(cm->va);
     free(cm->buf);
     free(cm->r);
@@ -222,21 +234,12 @@ static uint64_t arg_u(const rp_call_t *c, uint32_t i)
     }
 }
 
-int rp_mem_client_memory(rp_exec_t *x, const rp_call_t *c)
+/* Append [addr, addr + size) holding d (NULL: zeros) to the memory of the
+ * thread's coming call.  0, or -1 out of memory (reported). */
+static int add_range(rp_exec_t *x, uint64_t addr, const uint8_t *d, uint64_t size)
 {
-    rp_state_t *st = x->st;
-    const w15_value_t *bv = &c->wc->args[1];
-    if (!bv->count || bv->type.base != W15_DATA)
-        return 0;
-    const w15_blob_t *b = &bv->v.data[0];
-    w15_error_t err;
-    const uint8_t *d = w15_reader_blob(st->rd, b, &err);
-    if (!d) {
-        rp_fatal(st, "%s", err.msg);
-        return -1;
-    }
     struct rp_cmem *cm = cmem(x);
-    if (!cm)
+    if (!cm || size > ((uint64_t)1 << 40))
         goto nomem;
     if (x->ncmem == cm->rcap) {
         uint32_t n = cm->rcap ? cm->rcap * 2 : 8;
@@ -245,7 +248,7 @@ int rp_mem_client_memory(rp_exec_t *x, const rp_call_t *c)
             goto nomem;
         cm->r = r, cm->rcap = n;
     }
-    size_t need = cm->used + ((b->size + 15u) & ~(size_t)15);
+    size_t need = cm->used + (((size_t)size + 15u) & ~(size_t)15);
     if (need > cm->cap) {
         /* a new block; the old one stays allocated (the driver may still
          * hold client array pointers into it) until the thread ends */
@@ -267,16 +270,78 @@ int rp_mem_client_memory(rp_exec_t *x, const rp_call_t *c)
         cm->buf = nb, cm->cap = cap;
     }
     crange_t *r = &cm->r[x->ncmem++];
-    r->addr = arg_u(c, 0);
-    r->size = b->size;
+    r->addr = addr;
+    r->size = (size_t)size;
     r->off = cm->used;
-    if (b->size)
-        memcpy(cm->buf + r->off, d, b->size);
+    if (size && d)
+        memcpy(cm->buf + r->off, d, (size_t)size);
+    else if (size)
+        memset(cm->buf + r->off, 0, (size_t)size);
     cm->used = need;
+    return 0;
+nomem:
+    rp_fatal(x->st, "out of memory (client memory of %llu bytes)", (unsigned long long)size);
+    return -1;
+}
+
+int rp_mem_client_memory(rp_exec_t *x, const rp_call_t *c)
+{
+    rp_state_t *st = x->st;
+    const w15_value_t *bv = &c->wc->args[1];
+    if (!bv->count || bv->type.base != W15_DATA)
+        return 0;
+    const w15_blob_t *b = &bv->v.data[0];
+    w15_error_t err;
+    const uint8_t *d = w15_reader_blob(st->rd, b, &err);
+    if (!d) {
+        rp_fatal(st, "%s", err.msg);
+        return -1;
+    }
+    uint64_t addr = arg_u(c, 0);
+    if (add_range(x, addr, d, b->size))
+        return -1;
+    /* kept at its slot for a later wip15ClientMemorySame */
+    struct rp_cmem *cm = x->cmem;
+    if (b->size >= W15_CMEM_MIN && b->size <= W15_CMEM_MAX) {
+        if (!cm->slots && !(cm->slots = calloc(W15_CMEM_SLOTS, sizeof *cm->slots)))
+            goto nomem;
+        struct cslot *s = &cm->slots[w15_cmem_slot(addr, b->size)];
+        if (s->size != b->size) {
+            uint8_t *nb = realloc(s->bytes, b->size);
+            if (!nb)
+                goto nomem;
+            s->bytes = nb;
+        }
+        memcpy(s->bytes, d, b->size);
+        s->addr = addr, s->size = b->size;
+    }
     return 0;
 nomem:
     rp_fatal(st, "out of memory (client memory of %u bytes)", b->size);
     return -1;
+}
+
+/* wip15ClientMemorySame(address, size, digest): the bytes the thread's
+ * last wip15ClientMemory at that slot held, when they are those (same
+ * address and size, XXH3-64 digest); else (a damaged trace, one cut before
+ * them) zeros, with a warning, so the draw's memory keeps its numbering. */
+int rp_mem_client_memory_same(rp_exec_t *x, const rp_call_t *c)
+{
+    uint64_t addr = arg_u(c, 0), size = arg_u(c, 1), digest = arg_u(c, 2);
+    struct rp_cmem *cm = cmem(x);
+    if (!cm)
+        return add_range(x, addr, NULL, 0);
+    const struct cslot *s = size >= W15_CMEM_MIN && size <= W15_CMEM_MAX && cm->slots
+                                ? &cm->slots[w15_cmem_slot(addr, size)] : NULL;
+    if (s && s->addr == addr && s->size == size && s->bytes && XXH3_64bits(s->bytes, (size_t)size) == digest)
+        return add_range(x, addr, s->bytes, size);
+    if (!cm->warned_same) {
+        cm->warned_same = 1;
+        rp_warn(x, W15F_wip15ClientMemorySame, "names %llu bytes at 0x%llx that this thread's earlier "
+                "wip15ClientMemory did not hold (a damaged trace); zeros instead",
+                (unsigned long long)size, (unsigned long long)addr);
+    }
+    return add_range(x, addr, NULL, size > W15_CMEM_MAX ? 0 : size);
 }
 
 void *rp_mem_translate(rp_exec_t *x, uint64_t p)

@@ -254,8 +254,8 @@ int rp_call_real(rp_exec_t *x, rp_call_t *c)
 static int replayed_pseudo(uint32_t g)
 {
     switch (g) {
-    case W15F_wip15ClientMemory: case W15F_wip15ClientArray: case W15F_wip15BufferWrite:
-    case W15F_wip15FrameDigest: case W15F_wip15ContextConfig: case W15F_wip15DrawableSize:
+    case W15F_wip15ClientMemory: case W15F_wip15ClientMemorySame: case W15F_wip15ClientArray:
+    case W15F_wip15BufferWrite: case W15F_wip15FrameDigest: case W15F_wip15ContextConfig: case W15F_wip15DrawableSize:
         return 1;
     default:
         return 0;
@@ -266,6 +266,7 @@ static int exec_pseudo(rp_exec_t *x, rp_call_t *c)
 {
     switch (c->fn) {
     case W15F_wip15ClientMemory: return rp_mem_client_memory(x, c);
+    case W15F_wip15ClientMemorySame: return rp_mem_client_memory_same(x, c);
     case W15F_wip15ClientArray: return rp_mem_client_array(x, c);
     case W15F_wip15BufferWrite: return rp_mem_buffer_write(x, c);
     case W15F_wip15FrameDigest: return rp_check_frame_digest(x, c);

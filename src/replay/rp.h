@@ -401,8 +401,10 @@ int rp_check_end(rp_state_t *st);
 /* ---- mem.c -------------------------------------------------------------- */
 int rp_mem_init(rp_state_t *st);
 void rp_mem_end(rp_state_t *st);
-/* Pseudo-calls wip15ClientMemory, wip15ClientArray, wip15BufferWrite. */
+/* Pseudo-calls wip15ClientMemory, wip15ClientMemorySame, wip15ClientArray,
+ * wip15BufferWrite. */
 int rp_mem_client_memory(rp_exec_t *x, const rp_call_t *c);
+int rp_mem_client_memory_same(rp_exec_t *x, const rp_call_t *c);
 int rp_mem_client_array(rp_exec_t *x, const rp_call_t *c);
 /* wip15ClientArray as traces before 2026-11-24 recorded it (a pointer,
  * not memory and offset): also replayed. */

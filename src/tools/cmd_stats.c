@@ -105,6 +105,7 @@ static unsigned pseudo_kind(int32_t table)
 {
     switch (table) {
     case W15F_wip15ClientMemory:
+    case W15F_wip15ClientMemorySame:
     case W15F_wip15ClientArray:
         return KIND_CLIENT_ARRAYS;
     case W15F_wip15BufferWrite:

@@ -57,6 +57,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+#define XXH_INLINE_ALL
+#include <xxhash.h>
 
 #include "funcs.h"
 
@@ -717,6 +719,11 @@ static int put_values(w15_thread_t *t, uint32_t id, const uint64_t *v)
     return w15_pseudo_end(t);
 }
 
+/* A slot of the thread's recent client memory (draws.h W15_CMEM_SLOTS). */
+typedef struct cmem_slot {
+    uint64_t address, size, digest;
+} cmem_slot_t;
+
 /* 0 written, 1 not written (too large, no memory), -1 the stream failed. */
 static int put_memory(w15_thread_t *t, arr_ctx_t *a, uint64_t lo, uint64_t hi)
 {
@@ -735,6 +742,25 @@ static int put_memory(w15_thread_t *t, arr_ctx_t *a, uint64_t lo, uint64_t hi)
     int bad = lo < MIN_CLIENT_PTR || w15_guard_copy(a->mem, (const void *)(uintptr_t)lo, (size_t)n);
     if (bad)
         warn_once(&warned_fault, "client memory a draw reads could not be read", lo, n);
+    /* the same bytes as this thread last wrote there: named, not written */
+    cmem_slot_t *slot = NULL;
+    uint64_t digest = 0;
+    if (!bad && n >= W15_CMEM_MIN && n <= W15_CMEM_MAX) {
+        if (!t->cmem_slots)
+            t->cmem_slots = calloc(W15_CMEM_SLOTS, sizeof(cmem_slot_t));
+        if (t->cmem_slots) {
+            slot = (cmem_slot_t *)t->cmem_slots + w15_cmem_slot(lo, n);
+            digest = XXH3_64bits(a->mem, (size_t)n);
+            if (slot->address == lo && slot->size == n && slot->digest == digest) {
+                if (w15_pseudo_begin(t, W15F_wip15ClientMemorySame, 30))
+                    return -1;
+                w15_put_uvari(&t->buf, lo);
+                w15_put_uvari(&t->buf, n);
+                w15_put_uvari(&t->buf, digest);
+                return w15_pseudo_end(t);
+            }
+        }
+    }
     if (w15_pseudo_begin(t, W15F_wip15ClientMemory, 10 + W15_MAX_EMPTY))
         return -1;
     w15_buf_t *b = &t->buf;
@@ -746,6 +772,8 @@ static int put_memory(w15_thread_t *t, arr_ctx_t *a, uint64_t lo, uint64_t hi)
         return -1;
     }
     int r = w15_pseudo_end(t);
+    if (slot && !r)
+        slot->address = lo, slot->size = n, slot->digest = digest;
     if (a->mcap > ((size_t)64 << 20)) {
         free(a->mem);
         a->mem = NULL;

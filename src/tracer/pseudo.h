@@ -1,7 +1,7 @@
 /* pseudo.h -- the pseudo-calls a thread writes into its own buffer.  Owns
  * the encoding of the tracer's own calls among the program's (docs/FORMAT.md:
  * wip15ThreadSwitch at the start of every chunk, and the capture's
- * wip15ClientMemory, wip15ClientArray, wip15BufferWrite, wip15FrameDigest,
+ * wip15ClientMemory(Same), wip15ClientArray, wip15BufferWrite, wip15FrameDigest,
  * wip15ContextConfig, wip15DrawableSize): the opcode and index, no extras,
  * the commit; pseudo-calls are not counted in a thread's seq.  Their
  * declarations are queued at start (decl.c), so nothing is declared here.

@@ -205,6 +205,7 @@ static void thread_exit(void *p)
     w15_buf_free(&t->buf);
     free(t->tm);
     free(t->gpu);
+    free(t->cmem_slots);
     free(t);
     errno = e;
 }

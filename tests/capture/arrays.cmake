@@ -38,6 +38,9 @@
 #   es1           OpenGL ES 1: vertex, colour, point size (OES), texture
 #                 coordinates on 2 units
 #   es2, es3      OpenGL ES: generic attributes, element buffer, restart, divisor
+#   repeat        memory drawn again unchanged: named by wip15ClientMemorySame
+#                 (how many per draw is checked), not written again; changed,
+#                 small (under 256 bytes) or of another size: written
 # In the sanitizer tree (label sanitize) the same cases run with that
 # tree's `wip15 trace`, which preloads the ASan runtime and the ASan+UBSan
 # libwip15.so into the plain (uninstrumented) arrays_egl; any sanitizer
@@ -47,7 +50,7 @@ if(WIP15_SANITIZE AND NOT WIP15_ASAN_RUNTIME)
   return()
 endif()
 set(_w15arr_cases legacy interleaved generic restart range instanced multidraw arrayelement buffers indirect state
-    frames invalid es1 es2 es3)
+    frames invalid es1 es2 es3 repeat)
 pkg_check_modules(W15ARR_GL QUIET IMPORTED_TARGET gl)
 pkg_check_modules(W15ARR_EGL QUIET IMPORTED_TARGET egl)
 if(NOT (W15ARR_GL_FOUND AND W15ARR_EGL_FOUND))

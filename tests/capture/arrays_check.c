@@ -11,8 +11,12 @@
  * exactly the expected `mem` spans merged where they overlap or touch:
  * same addresses, same lengths, same bytes, in address order, no two
  * overlapping (memory shared by several arrays is recorded once).  No
- * other call may be preceded by these pseudo-calls.  Exit 0 and one "ok"
- * line, or 1 with what differs. */
+ * other call may be preceded by these pseudo-calls.  A
+ * wip15ClientMemorySame counts as the wip15ClientMemory it names: the
+ * bytes of the trace's last wip15ClientMemory with that address and size,
+ * whose XXH3-64 must be the digest it gives (EXPECT_FILE's `same N` after
+ * a draw: N of its memory are named so).  Exit 0 and one "ok" line,
+ * or 1 with what differs. */
 #include "wip15/format.h"
 
 #include <inttypes.h>
@@ -20,6 +24,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#define XXH_INLINE_ALL
+#include <xxhash.h>
 
 typedef struct span {
     uint64_t lo, hi;
@@ -36,6 +42,7 @@ typedef struct draw {
     size_t nmem;
     arr_t *arr;
     size_t narr;
+    int same;       /* of its memory, how many a wip15ClientMemorySame names; -1 any */
 } draw_t;
 
 static int failures;
@@ -119,11 +126,14 @@ static draw_t *read_expect(const char *path, size_t *n)
         if (!strncmp(line, "draw ", 5)) {
             d = xrealloc(d, (nd + 1) * sizeof *d);
             memset(&d[nd], 0, sizeof *d);
+            d[nd].same = -1;
             sscanf(line + 5, "%95s", d[nd].name);
             nd++;
         } else if (!nd) {
             fprintf(stderr, "arrays_check: %s: an item before the first draw\n", path);
             exit(1);
+        } else if (!strncmp(line, "same ", 5)) {
+            d[nd - 1].same = atoi(line + 5);
         } else if (!strncmp(line, "arr ", 4)) {
             draw_t *c = &d[nd - 1];
             c->arr = xrealloc(c->arr, (c->narr + 1) * sizeof *c->arr);
@@ -242,9 +252,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "arrays_check: %s\n", err.msg);
         return 1;
     }
-    span_t *mem = NULL;
+    span_t *mem = NULL, *hist = NULL;
     arr_t *arr = NULL;
     size_t nmem = 0, narr = 0, capmem = 0, caparr = 0, ndraw = 0, totmem = 0, totarr = 0;
+    size_t nhist = 0, caphist = 0, nsame = 0, dsame = 0;
     uint64_t totbytes = 0, seq = 0;
     w15_op_t op;
     w15_next_t n;
@@ -267,6 +278,37 @@ int main(int argc, char **argv)
             s->hi = s->lo + b->size;
             s->bytes = xrealloc(NULL, b->size);
             memcpy(s->bytes, bytes, b->size);
+            /* every wip15ClientMemory, for the wip15ClientMemorySame after it */
+            if (nhist == caphist)
+                hist = xrealloc(hist, (caphist = caphist * 2 + 16) * sizeof *hist);
+            hist[nhist] = *s;
+            hist[nhist].bytes = xrealloc(NULL, b->size);
+            memcpy(hist[nhist++].bytes, bytes, b->size);
+            continue;
+        }
+        if (!strcmp(name, "wip15ClientMemorySame")) {
+            uint64_t lo = c->args[0].v.u[0], size = c->args[1].v.u[0], digest = c->args[2].v.u[0];
+            const span_t *last = NULL;
+            for (size_t i = nhist; i-- > 0 && !last;)
+                if (hist[i].lo == lo && hist[i].hi - hist[i].lo == size)
+                    last = &hist[i];
+            if (!last) {
+                bad("call %" PRIu64 ": wip15ClientMemorySame names %" PRIu64 " bytes at 0x%" PRIx64
+                    " that no earlier wip15ClientMemory held", seq, size, lo);
+                return 1;
+            }
+            if (XXH3_64bits(last->bytes, (size_t)size) != digest)
+                bad("call %" PRIu64 ": wip15ClientMemorySame at 0x%" PRIx64 ": digest %016" PRIx64
+                    " is not that of the bytes held there last", seq, lo, digest);
+            if (nmem == capmem)
+                mem = xrealloc(mem, (capmem = capmem * 2 + 16) * sizeof *mem);
+            span_t *s = &mem[nmem++];
+            s->lo = lo;
+            s->hi = lo + size;
+            s->bytes = xrealloc(NULL, (size_t)size);
+            memcpy(s->bytes, last->bytes, (size_t)size);
+            nsame++;
+            dsame++;
             continue;
         }
         if (!strcmp(name, "wip15ClientArray")) {
@@ -300,6 +342,9 @@ int main(int argc, char **argv)
                 bad("call %" PRIu64 ": %s, more draws than the program made", seq, name);
             else
                 compare(&want[ndraw], name, seq, mem, nmem, arr, narr);
+            if (ndraw < nwant && want[ndraw].same >= 0 && (size_t)want[ndraw].same != dsame)
+                bad("call %" PRIu64 " %s: %zu of its wip15ClientMemory named by wip15ClientMemorySame, expected %d",
+                    seq, name, dsame, want[ndraw].same);
             ndraw++;
         } else if (nmem || narr) {
             bad("call %" PRIu64 ": %s follows %zu wip15ClientMemory and %zu wip15ClientArray (not a draw)", seq, name,
@@ -311,7 +356,7 @@ int main(int argc, char **argv)
             totbytes += mem[i].hi - mem[i].lo;
             free(mem[i].bytes);
         }
-        nmem = narr = 0;
+        nmem = narr = dsame = 0;
         seq++;
     }
     if (n != W15_NEXT_END)
@@ -321,7 +366,7 @@ int main(int argc, char **argv)
     w15_reader_close(r);
     if (failures)
         return 1;
-    printf("ok: %zu draws; %zu wip15ClientMemory (%" PRIu64 " bytes), %zu wip15ClientArray as expected\n", ndraw,
-           totmem, totbytes, totarr);
+    printf("ok: %zu draws; %zu wip15ClientMemory (%" PRIu64 " bytes; %zu named again by wip15ClientMemorySame), "
+           "%zu wip15ClientArray as expected\n", ndraw, totmem, totbytes, nsame, totarr);
     return 0;
 }

@@ -46,6 +46,13 @@ static void exp_mem(const void *p, size_t len)
     fputc('\n', ex);
 }
 
+/* Of the draw's memory, n are unchanged since the thread last recorded
+ * them at the same address and size (wip15ClientMemorySame). */
+static void exp_same(int n)
+{
+    fprintf(ex, "same %d\n", n);
+}
+
 /* A client array and the elements [lo, hi] the draw reads. */
 static void exp_arr(unsigned array, unsigned index, int size, unsigned type, int stride, unsigned flags,
                     const void *ptr, unsigned divisor, size_t esize, long lo, long hi)
@@ -796,6 +803,47 @@ static void case_frames(void)
     check_error("frames");
 }
 
+/* Memory drawn again unchanged is named, not written again
+ * (wip15ClientMemorySame, from W15_CMEM_MIN = 256 bytes): a mesh drawn
+ * three times, one vertex changed, drawn twice more (its colours never
+ * change); 3 vertices (36 bytes: always written); the same address with
+ * another size (written). */
+static void case_repeat(void)
+{
+    static float pos[NV * 3];
+    static unsigned char col[NV * 4];
+    fill_f(pos, NV * 3, 2.5f);
+    fill_b(col, sizeof col);
+    glEnableClientState(GL_VERTEX_ARRAY);
+    glVertexPointer(3, GL_FLOAT, 0, pos);
+    glEnableClientState(GL_COLOR_ARRAY);
+    glColorPointer(4, GL_UNSIGNED_BYTE, 0, col);
+    static const int same[] = { 0, 2, 2, 1, 2 };
+    for (int k = 0; k < 5; k++) {
+        if (k == 3)
+            pos[3 * 7] = 9.f;
+        exp_draw("glDrawArrays");
+        exp_arr(GL_VERTEX_ARRAY, 0, 3, GL_FLOAT, 0, 0, pos, 0, 12, 0, NV - 1);
+        exp_arr(GL_COLOR_ARRAY, 0, 4, GL_UNSIGNED_BYTE, 0, 0, col, 0, 4, 0, NV - 1);
+        exp_same(same[k]);
+        glDrawArrays(GL_TRIANGLES, 0, NV);
+    }
+    for (int k = 0; k < 2; k++) {
+        exp_draw("glDrawArrays");
+        exp_arr(GL_VERTEX_ARRAY, 0, 3, GL_FLOAT, 0, 0, pos, 0, 12, 0, 2);
+        exp_arr(GL_COLOR_ARRAY, 0, 4, GL_UNSIGNED_BYTE, 0, 0, col, 0, 4, 0, 2);
+        exp_same(0);
+        glDrawArrays(GL_TRIANGLES, 0, 3);
+    }
+    exp_draw("glDrawArrays");
+    exp_arr(GL_VERTEX_ARRAY, 0, 3, GL_FLOAT, 0, 0, pos, 0, 12, 0, NV / 2 - 1);
+    exp_arr(GL_COLOR_ARRAY, 0, 4, GL_UNSIGNED_BYTE, 0, 0, col, 0, 4, 0, NV / 2 - 1);
+    exp_same(0);
+    glDrawArrays(GL_TRIANGLES, 0, NV / 2);
+    check_error("repeat");
+    frame_end();
+}
+
 /* -------------------------------------------------------------- GLES */
 
 static void case_es(int major)
@@ -978,7 +1026,7 @@ static const struct {
     { "restart", case_restart },       { "range", case_range },             { "instanced", case_instanced },
     { "multidraw", case_multidraw },   { "arrayelement", case_arrayelement }, { "buffers", case_buffers },
     { "indirect", case_indirect },     { "state", case_state },             { "frames", case_frames },
-    { "invalid", case_invalid },
+    { "invalid", case_invalid },       { "repeat", case_repeat },
 };
 
 int main(int argc, char **argv)

@@ -150,7 +150,7 @@ int main(void)
     CHECK(w15_params[w15_funcs[W15F_eglCreateContext].first_param + 3].attribs == W15_ATTRIBS_PAIRS);
     /* the pseudo-calls follow the commands and are found by name */
     CHECK(W15F_wip15TraceBegin == W15F__COUNT && W15F_wip15ThreadSwitch == W15F__COUNT + 1);
-    CHECK(w15_npseudo == 8 && w15_func_lookup("wip15ThreadSwitch") == W15F_wip15ThreadSwitch);
+    CHECK(w15_npseudo == 9 && w15_func_lookup("wip15ThreadSwitch") == W15F_wip15ThreadSwitch);
     CHECK(w15_func_lookup("wip15BufferWrite") == W15F_wip15BufferWrite &&
           w15_funcs[W15F_wip15BufferWrite].flags == W15_FN_PSEUDO);
     /* a pseudo-call parameter with a group: the buffer namespace */

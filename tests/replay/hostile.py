@@ -277,7 +277,7 @@ def make_corpus(a):
     a.build = os.path.abspath(a.build)
     cap = os.path.join(a.build, 'tests', 'capture')
     for c in ('legacy', 'interleaved', 'generic', 'restart', 'range', 'instanced', 'multidraw',
-              'buffers', 'indirect', 'state', 'es1', 'es3'):
+              'buffers', 'indirect', 'state', 'es1', 'es3', 'repeat'):
         progs.append(('arrays_' + c, [os.path.join(cap, 'arrays_egl'), c, os.devnull]))
     for c in ('map_buffer', 'flush_explicit', 'persistent_coherent', 'client_storage', 'dsa'):
         progs.append(('maps_' + c, [os.path.join(cap, 'maps_app'), c]))

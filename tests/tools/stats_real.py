@@ -19,7 +19,8 @@ import os
 import subprocess
 import sys
 
-PSEUDO_KINDS = {'wip15ClientMemory': 'client arrays', 'wip15ClientArray': 'client arrays',
+PSEUDO_KINDS = {'wip15ClientMemory': 'client arrays', 'wip15ClientMemorySame': 'client arrays',
+                'wip15ClientArray': 'client arrays',
                 'wip15BufferWrite': 'mapped writes', 'wip15FrameDigest': 'frame digests'}
 BUFFER_UPLOADS = ('glBufferData', 'glBufferSubData')
 PIXEL_UPLOADS = ('glTexImage2D', 'glTexSubImage2D', 'glTexImage3D', 'glTexSubImage3D',
