@@ -810,10 +810,16 @@ static void case_frames(void)
  * another size (written). */
 static void case_repeat(void)
 {
-    static float pos[NV * 3];
-    static unsigned char col[NV * 4];
+    /* apart: memory that touches is one span (the counts below are per array) */
+    static struct {
+        float pos[NV * 3];
+        unsigned char gap[64];
+        unsigned char col[NV * 4];
+    } m;
+    float *pos = m.pos;
+    unsigned char *col = m.col;
     fill_f(pos, NV * 3, 2.5f);
-    fill_b(col, sizeof col);
+    fill_b(col, sizeof m.col);
     glEnableClientState(GL_VERTEX_ARRAY);
     glVertexPointer(3, GL_FLOAT, 0, pos);
     glEnableClientState(GL_COLOR_ARRAY);
