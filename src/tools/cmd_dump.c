@@ -125,6 +125,19 @@ static const char *target_name(uint32_t target)
 /* A value, or what the call's extras record in its place: an offset into a
  * bound buffer, memory that could not be read, the digest of read-back
  * bytes, a pointer (wip15.ptr). */
+/* Parameter i of c holds a 64-bit digest (a pseudo-call's `digest`:
+ * wip15FrameDigest, wip15ClientMemorySame): shown in hex, as the digests
+ * of read-backs and blobs are. */
+static int is_digest(const w15_call_t *c, uint32_t i)
+{
+    const w15_value_t *v = &c->args[i];
+    if (strncmp(c->func->name, "wip15", 5) || v->type.is_array || v->type.base != W15_UINT || v->count != 1)
+        return 0;
+    int f = w15_func_lookup(c->func->name);
+    return f >= 0 && i < w15_funcs[f].nparams && !strcmp(w15_str(w15_params[w15_funcs[f].first_param + i].name),
+                                                           "digest");
+}
+
 static void text_arg(w15t_trace_t *t, const w15_value_t *v, uint32_t pidx, const ptrs_t *ptrs,
                      const dump_opts_t *o, int *bad, w15_error_t *err)
 {
@@ -224,6 +237,8 @@ static void text_call(w15t_trace_t *t, const w15_call_t *c, const ptrs_t *ptrs,
         if (c->args[i].type.is_array && (api = w15t_attrib_api(t, c, i, &style)) != 0 &&
             !w15_ptr_find(ptrs->e, ptrs->n, i, &p) && !w15_ptr_find(ptrs->unr, ptrs->nunr, i, &p))
             w15t_print_attribs(&c->args[i], api, style, &o->print);
+        else if (is_digest(c, i))
+            w15t_printf("0x%016" PRIx64, c->args[i].v.u[0]);
         else if (!w15t_print_pname_value(t, c, i, 0))
             text_arg(t, &c->args[i], i, ptrs, o, bad, err);
     }
@@ -278,7 +293,9 @@ static void json_call(w15t_trace_t *t, const w15_call_t *c, const ptrs_t *ptrs,
     for (uint32_t i = 0; i < c->func->nargs; i++) {
         if (i)
             w15t_putc(',');
-        if (!w15t_print_pname_value(t, c, i, 1))
+        if (is_digest(c, i))
+            w15t_printf("\"0x%016" PRIx64 "\"", c->args[i].v.u[0]);
+        else if (!w15t_print_pname_value(t, c, i, 1))
             json_arg(t, &c->args[i], i, ptrs, o, bad, err);
     }
     w15t_putc(']');
