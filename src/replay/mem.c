@@ -284,19 +284,30 @@ nomem:
     return -1;
 }
 
+/* The bytes of pseudo-call c's Data argument i: 1 with *b and *d set, 0
+ * when the argument holds none, -1 when they cannot be read (reported). */
+static int arg_blob(rp_exec_t *x, const rp_call_t *c, uint32_t i, const w15_blob_t **b, const uint8_t **d)
+{
+    const w15_value_t *bv = &c->wc->args[i];
+    if (!bv->count || bv->type.base != W15_DATA)
+        return 0;
+    w15_error_t err;
+    *b = &bv->v.data[0];
+    if (!(*d = w15_reader_blob(x->st->rd, *b, &err))) {
+        rp_fatal(x->st, "%s", err.msg);
+        return -1;
+    }
+    return 1;
+}
+
 int rp_mem_client_memory(rp_exec_t *x, const rp_call_t *c)
 {
     rp_state_t *st = x->st;
-    const w15_value_t *bv = &c->wc->args[1];
-    if (!bv->count || bv->type.base != W15_DATA)
-        return 0;
-    const w15_blob_t *b = &bv->v.data[0];
-    w15_error_t err;
-    const uint8_t *d = w15_reader_blob(st->rd, b, &err);
-    if (!d) {
-        rp_fatal(st, "%s", err.msg);
-        return -1;
-    }
+    const w15_blob_t *b;
+    const uint8_t *d;
+    int has = arg_blob(x, c, 1, &b, &d);
+    if (has <= 0)
+        return has;
     uint64_t addr = arg_u(c, 0);
     if (add_range(x, addr, d, b->size))
         return -1;
@@ -1072,13 +1083,11 @@ int rp_mem_buffer_write(rp_exec_t *x, const rp_call_t *c)
         rp_warn(x, W15F_wip15BufferWrite, "a buffer write with no context current; not replayed");
         return 0;
     }
-    const w15_blob_t *b = &bv->v.data[0];
-    w15_error_t err;
-    const uint8_t *d = w15_reader_blob(st->rd, b, &err);
-    if (!d) {
-        rp_fatal(st, "%s", err.msg);
-        return -1;
-    }
+    const w15_blob_t *b;
+    const uint8_t *d;
+    int has = arg_blob(x, c, 2, &b, &d);
+    if (has <= 0)
+        return has;
     uint64_t buffer = rp_names_get(rp_ns(x, W15_GROUP_GL_BUFFERS), arg_u(c, 0));
     uint64_t off = arg_u(c, 1), size = b->size;
     rp_ctx_version(x, ctx);
