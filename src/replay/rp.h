@@ -106,6 +106,9 @@ typedef struct rp_surface {
     int real_w, real_h; /* the size of the replay's drawable (0: none yet) */
     int guessed;        /* size not known yet: taken from the first viewport */
     void *config;       /* the rp_config_t of the context it was made for */
+    void *rec_config;   /* the rp_config_t it was created with (EGL): a
+                           context without a config (EGL_NO_CONFIG_KHR)
+                           draws into a drawable of this one */
     void *native_cfg;   /* the EGLConfig / GLXFBConfig it was made with: a
                            context of another rp_config_t that maps to the
                            same one shares the surface (several contexts
@@ -137,6 +140,8 @@ typedef struct rp_ctx {
     int failed;         /* creation failed (warned once) */
     uint32_t create_fn; /* the function that created it (warnings) */
     void *config;
+    int noconfig;       /* created with EGL_NO_CONFIG_KHR, as the program's
+                           was: each drawable of its own recorded config */
     rp_surface_t *draw, *read;
     uint64_t program;   /* replayed name of the program in use */
     int bound;          /* current on some thread */

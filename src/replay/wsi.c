@@ -96,6 +96,7 @@ typedef struct wsi {
     EGLBoolean (*DestroyImage)(EGLDisplay, EGLImage);
     EGLBoolean (*DestroyImageKHR)(EGLDisplay, EGLImageKHR);
     int colorspace;     /* EGL_KHR_gl_colorspace */
+    int no_config;      /* EGL_KHR_no_config_context */
     int egl_x11;        /* --window: dpy is EGL on the X display (EGL windows are X windows) */
     int front_noted;    /* the note that a headless replay has no front buffer was printed */
     EGLDisplay dpy;
@@ -253,6 +254,7 @@ int rp_wsi_init(rp_state_t *st)
         w->initialized = 1;
         const char *ext = w->QueryString(w->dpy, EGL_EXTENSIONS);
         w->colorspace = ext && strstr(ext, "EGL_KHR_gl_colorspace") != NULL;
+        w->no_config = ext && strstr(ext, "EGL_KHR_no_config_context") != NULL;
     }
     *(void **)&w->GetIntegerv = rp_wsi_proc(st, "glGetIntegerv");
     *(void **)&w->Viewport = rp_wsi_proc(st, "glViewport");
@@ -682,10 +684,14 @@ static int realize_ctx(rp_exec_t *x, rp_ctx_t *c, uint32_t fn)
     if (!w->dpy)
         return rp_cannot(x, fn, "no EGL display for an OpenGL ES context with --window");
     int api = c->es ? RP_API_GLES : RP_API_GL;
-    EGLConfig ec = egl_config(st, cfg, api, c->major ? c->major : 2);
+    /* without a config as the program's was (its framebuffer is then each
+     * drawable's own: realize_surface), else one of the recorded sizes */
+    if (c->noconfig && !w->no_config)
+        c->noconfig = 0;
+    EGLConfig ec = c->noconfig ? EGL_NO_CONFIG_KHR : egl_config(st, cfg, api, c->major ? c->major : 2);
     if (!w->BindAPI(c->es ? EGL_OPENGL_ES_API : EGL_OPENGL_API))
         return rp_cannot(x, fn, "eglBindAPI(%s) failed", c->es ? "EGL_OPENGL_ES_API" : "EGL_OPENGL_API");
-    for (int with_flags = c->flags != 0; with_flags >= 0 && !c->handle && ec; with_flags--) {
+    for (int with_flags = c->flags != 0; with_flags >= 0 && !c->handle && (ec || c->noconfig); with_flags--) {
         EGLint a[16], k = 0;
         if (c->major) {
             a[k++] = EGL_CONTEXT_MAJOR_VERSION, a[k++] = c->major;
@@ -809,7 +815,7 @@ static int realize_egl_window(rp_exec_t *x, rp_surface_t *s, rp_ctx_t *ctx, uint
 {
     rp_state_t *st = x->st;
     wsi_t *w = W(st);
-    rp_config_t *cfg = ctx->config;
+    rp_config_t *cfg = ctx->noconfig && s->rec_config ? s->rec_config : ctx->config;
     EGLConfig ec = egl_config(st, cfg, ctx->es ? RP_API_GLES : RP_API_GL, ctx->major ? ctx->major : 2);
     if (s->egl && s->xwin && serves(s, cfg, (void *)ec) && xwin_size(st, s))
         return 0;
@@ -872,15 +878,19 @@ static int realize_surface(rp_exec_t *x, rp_surface_t *s, rp_ctx_t *ctx, uint32_
         return realize_egl_window(x, s, ctx, fn);
     /* the recorded surface's attributes that the replay's pbuffer can
      * have too: its colour space (a window's EGL_GL_COLORSPACE included),
-     * and a texture format for eglBindTexImage */
+     * and a texture format for eglBindTexImage; for a context without a
+     * config, the surface's own config (the context's configuration is
+     * then all zeros: the smallest config would be RGB565) */
+    if (ctx->noconfig && s->rec_config)
+        cfg = s->rec_config;
     EGLConfig ec = egl_config(st, cfg, ctx->es ? RP_API_GLES : RP_API_GL, ctx->major ? ctx->major : 2);
     if (s->egl && serves(s, cfg, (void *)ec) && s->real_w == s->width && s->real_h == s->height)
         return 0;
     drop_surface(st, s);
     /* the context's config it must be (Mesa makes current only a surface
-     * of the context's own config); one without alpha binds as
-     * EGL_TEXTURE_RGB what the program bound as RGBA (the same texels:
-     * alpha 1 either way) */
+     * of the context's own config, any with EGL_NO_CONFIG_KHR); one
+     * without alpha binds as EGL_TEXTURE_RGB what the program bound as
+     * RGBA (the same texels: alpha 1 either way) */
     EGLint tf = s->tex_format, can_rgb = 0, can_rgba = 0;
     if (tf && ec) {
         w->GetConfigAttrib(w->dpy, ec, EGL_BIND_TO_TEXTURE_RGB, &can_rgb);
@@ -1048,6 +1058,34 @@ int rp_h_egl_choose_config(rp_exec_t *x, const rp_call_t *c)
     return 0;
 }
 
+/* eglGetConfigAttrib(dpy, config, attribute, value): what the program
+ * learnt of the config it chose, exact where eglChooseConfig's list gave
+ * a minimum or nothing (the framebuffer of a context without a config is
+ * its drawable's config's: realize_surface) */
+int rp_h_egl_get_config_attrib(rp_exec_t *x, const rp_call_t *c)
+{
+    rp_config_t *cfg = cfg_of(x->st, c->a[1].u);
+    const w15_value_t *ok = c->wc->result;
+    if (!cfg || !ok || !ok->count || !ok->v.b[0] || !c->wc->args[3].count)
+        return 0;
+    int v = (int)rec_elem(c, 3, 0), *f = NULL;
+    switch (rec_arg(c, 2)) {
+    case EGL_RED_SIZE: f = &cfg->red; break;
+    case EGL_GREEN_SIZE: f = &cfg->green; break;
+    case EGL_BLUE_SIZE: f = &cfg->blue; break;
+    case EGL_ALPHA_SIZE: f = &cfg->alpha; break;
+    case EGL_DEPTH_SIZE: f = &cfg->depth; break;
+    case EGL_STENCIL_SIZE: f = &cfg->stencil; break;
+    case EGL_SAMPLES: f = &cfg->samples; break;
+    default: return 0;
+    }
+    if (*f != v) {
+        *f = v;
+        memset(cfg->egl, 0, sizeof cfg->egl); /* chosen again */
+    }
+    return 0;
+}
+
 /* eglCreateContext(dpy, config, share_context, attrib_list) */
 int rp_h_egl_create_context(rp_exec_t *x, const rp_call_t *c)
 {
@@ -1064,6 +1102,7 @@ int rp_h_egl_create_context(rp_exec_t *x, const rp_call_t *c)
     if (!ctx)
         return -1;
     ctx->traced = rec_result(c);
+    ctx->noconfig = rec_arg(c, 1) == 0; /* EGL_NO_CONFIG_KHR */
     ctx->es = x->api_bound != RP_API_GL;
     ctx->major = ctx->es ? 1 : 0;
     const EGLint *a = c->a[3].vp;
@@ -1113,6 +1152,7 @@ int rp_h_egl_create_surface(rp_exec_t *x, const rp_call_t *c)
     if (!s)
         return -1;
     s->window = !pbuffer;
+    s->rec_config = cfg_of(st, c->a[1].u);
     s->colorspace = cs;
     s->largest = pbuffer && largest;
     s->render_buffer = pbuffer ? 0 : rb;

@@ -12,7 +12,10 @@
 #                   first draw
 #   surfaces_egl.c  EGL surfaceless, pbuffers: GLES 2 (Mesa's version
 #                   override makes it a real 2.0), GLES 3, GL core, GL
-#                   compatibility; --second: a second pbuffer halfway;
+#                   compatibility; --no-config: EGL_NO_CONFIG_KHR (the
+#                   replay's pbuffer must be of the pbuffer's config, not
+#                   the smallest, RGB565: GTK 4's EGL contexts);
+#                   --second: a second pbuffer halfway;
 #                   --x11: the X11 platform, a window surface, --resize
 #   surfaces_common.h  the frame loop: the program's own XXH3 of the buffer
 #                   each swap shows, state the digest must put back, and the
@@ -57,6 +60,8 @@ set(_sf_egl_cases
   es3.second          "--api es3 --second 100x7 --frames 6"
   es3.rgba8_msaa      "--api es3 --attr red=8,alpha=8,samples=4,depth=16"
   es3.no_config       "--api es3 --no-config"
+  es3.no_config_rgba8 "--api es3 --no-config --attr red=8,alpha=8"
+  core.no_config_rgb8 "--api core --no-config --attr red=8,alpha=0,depth=24"
   core.second         "--api core --attr red=8,depth=24,stencil=8 --second 64x64 --frames 6"
   compat.second       "--api compat --attr alpha=8 --second 9x200 --frames 6"
   x11.es3.resize      "--x11 --api es3 --resize 80x33 --frames 6"
