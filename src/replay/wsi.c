@@ -1551,6 +1551,17 @@ int rp_h_glx_create_pixmap(rp_exec_t *x, const rp_call_t *c)
     return map_ws(st, W15_GROUP_GLX_DRAWABLES, rec_result(c), id);
 }
 
+/* glXBindTexImageEXT(dpy, drawable, buffer, attrib_list)
+ * (GLX_EXT_texture_from_pixmap): the texture would get a pixmap's pixels,
+ * which X drew (GTK 3 draws its widgets there with cairo) and the trace
+ * does not hold: not replayed (the texture keeps what it had), said once,
+ * an error with --strict. */
+int rp_h_glx_bind_tex_image(rp_exec_t *x, const rp_call_t *c)
+{
+    return rp_cannot(x, c->fn, "the texture would get the pixels of an X pixmap "
+                               "(GLX_EXT_texture_from_pixmap), which are not in the trace");
+}
+
 /* ---- front buffers ------------------------------------------------------ */
 
 /* Call c depends on how a window behaves, which the replay's pbuffer

@@ -279,6 +279,19 @@ def kind_window(a, path):
           % (hint[0], headless[3], checked[0], checked[1], checked[2]))
 
 
+def kind_pixmap(a, path):
+    # what X drew into the pixmap is not in the trace: said, not replayed
+    r = run([a.wip15, 'replay', '--check', path])
+    warn = [ln for ln in r.stderr.splitlines() if re.search(r'warning: glXBindTexImageEXT .*not in the trace', ln)]
+    if r.returncode not in (0, 1) or not warn:
+        fail('the replay of a trace binding an X pixmap as a texture did not warn that glXBindTexImageEXT is '
+             'not replayed (exit %d):\n%s%s' % (r.returncode, r.stdout, r.stderr))
+    r2 = run([a.wip15, 'replay', '--strict', path])
+    if r2.returncode != 1 or 'error (--strict): glXBindTexImageEXT' not in r2.stderr:
+        fail('--strict: exit %d (1 expected, an error naming glXBindTexImageEXT)\n%s' % (r2.returncode, r2.stderr))
+    print('ok: %s; --strict: exit 1' % warn[0])
+
+
 def kind_timing(a, path):
     import json
     n = swaps(a, path)
@@ -529,7 +542,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('kind', choices=['frames', 'selfcheck', 'gears', 'bench', 'data',
                                      'usage', 'midstart', 'order', 'timing', 'progress', 'window',
-                                     'bounded', 'drawcheck'])
+                                     'pixmap', 'bounded', 'drawcheck'])
     ap.add_argument('--load-wtf')
     ap.add_argument('--wip15', default='wip15')
     ap.add_argument('--window', action='store_true')
@@ -579,6 +592,8 @@ def main():
             kind_progress(a, path)
         elif a.kind == 'window':
             kind_window(a, path)
+        elif a.kind == 'pixmap':
+            kind_pixmap(a, path)
         else:
             print(replay(a, path, '-q', '--benchmark').stdout, end='')
     finally:
