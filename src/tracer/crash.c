@@ -11,8 +11,14 @@
  * own handler for one of the fatal signals later keeps ours in front: we
  * remember its action (and return it as the old action when asked) and
  * chain to it (for a fault the program handles, its handler runs first and
- * recording goes on: see on_signal).  For SIGTERM/SIGINT a program handler replaces ours
- * entirely: the program then decides how to exit, and exit() flushes.
+ * recording goes on: see on_signal).  For SIGTERM/SIGINT/SIGHUP/SIGQUIT a
+ * program handler decides how the program ends (exit() flushes): ours only
+ * calls it, and flushes when the program's action is the default again
+ * (it set SIG_DFL to re-raise, or SA_RESETHAND reset it: `timeout` sends
+ * SIGINT twice, to the program and to its group).  SA_RESETHAND is emulated:
+ * the kernel would reset ours.  A program that ignores one of these gets a
+ * real SIG_IGN (an ignored signal never interrupts a system call, and stays
+ * ignored across exec).
  */
 #define _GNU_SOURCE
 #include "crash.h"
@@ -49,6 +55,8 @@ static pid_t crash_pid;
 typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
 static sigaction_fn real_sigaction_fn;
 
+static void on_signal(int sig, siginfo_t *si, void *uc);
+
 static int real_sigaction(int sig, const struct sigaction *a, struct sigaction *o)
 {
     if (!real_sigaction_fn)
@@ -58,6 +66,44 @@ static int real_sigaction(int sig, const struct sigaction *a, struct sigaction *
         return -1;
     }
     return real_sigaction_fn(sig, a, o);
+}
+
+static int is_default(const struct sigaction *a)
+{
+    return !(a->sa_flags & SA_SIGINFO) && a->sa_handler == SIG_DFL;
+}
+
+static int is_ignore(const struct sigaction *a)
+{
+    return !(a->sa_flags & SA_SIGINFO) && a->sa_handler == SIG_IGN;
+}
+
+/* Our handler in front of the program's action *app (remembered in
+ * app_act).  A handler of the program's keeps the flags that change what
+ * the program sees while it runs (SA_RESTART: whether the interrupted call
+ * restarts; SA_NODEFER: whether the signal is blocked during it, which a
+ * handler leaving with longjmp relies on); SA_RESETHAND is ours to emulate
+ * (on_signal).  A fault runs on the alternate stack, if any (a stack
+ * overflow); a terminating signal, there only when the program asked. */
+static int take(int sig, const struct sigaction *app)
+{
+    struct sigaction k;
+    memset(&k, 0, sizeof k);
+    k.sa_sigaction = on_signal;
+    if (is_default(app) || is_ignore(app)) {
+        k.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
+        sigemptyset(&k.sa_mask);
+    } else {
+        k.sa_flags = SA_SIGINFO | (app->sa_flags & (SA_RESTART | SA_NODEFER | SA_ONSTACK));
+        if (!terminating(sig))
+            k.sa_flags |= SA_ONSTACK;
+        k.sa_mask = app->sa_mask;
+    }
+    app_act[sig] = *app;
+    if (real_sigaction(sig, &k, NULL) != 0)
+        return -1;
+    ours[sig] = 1;
+    return 0;
 }
 
 /* Write everything recorded and stop recording: the process is about to
@@ -92,18 +138,27 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
         errno = e;
         w15_guard_fault(sig, si, uc);
     }
-    struct sigaction *a = &app_act[sig];
+    /* a copy: SA_RESETHAND changes app_act before the handler runs */
+    struct sigaction act = app_act[sig], *a = &act;
     int app_handles = ((a->sa_flags & SA_SIGINFO) && a->sa_sigaction) ||
                       (!(a->sa_flags & SA_SIGINFO) && a->sa_handler != SIG_DFL && a->sa_handler != SIG_IGN);
     /* A fault the program handles itself is not necessarily fatal: the JVM,
      * emulators and sandboxes take SIGSEGV as part of normal work and go on.
      * Their handler runs first and tracing continues; a handler that gives
-     * up ends in abort(), _exit() or the default action, which flush.
-     * Everything else (default action, SIGABRT, whose abort() kills the
-     * process even when a handler returns) flushes first. */
+     * up ends in abort(), _exit() or the default action, which flush.  A
+     * terminating signal the program handles is its to act on (exit()
+     * flushes).  Everything else (default action, SIGABRT, whose abort()
+     * kills the process even when a handler returns) flushes first. */
     int fault = sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE;
-    if (!(app_handles && fault))
+    if (!(app_handles && (fault || terminating(sig))))
         crash_flush();
+    if (app_handles && (a->sa_flags & SA_RESETHAND)) {
+        /* what the kernel does on entry to such a handler: the next one
+         * takes the default action (and finds ours in front to flush) */
+        memset(&app_act[sig], 0, sizeof app_act[sig]);
+        app_act[sig].sa_handler = SIG_DFL;
+        sigemptyset(&app_act[sig].sa_mask);
+    }
     if ((a->sa_flags & SA_SIGINFO) && a->sa_sigaction) {
         a->sa_sigaction(sig, si, uc);
     } else if (a->sa_handler == SIG_IGN && (terminating(sig) || sig == SIGABRT)) {
@@ -133,45 +188,34 @@ void w15_crash_init(void)
         struct sigaction old;
         if (real_sigaction(sig, NULL, &old) != 0)
             continue;
-        if (terminating(sig) && old.sa_handler != SIG_DFL)
+        if (is_ignore(&old))
             continue;
-        if (!(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_IGN && !terminating(sig))
-            continue;
-        app_act[sig] = old;
-        struct sigaction ours_act;
-        memset(&ours_act, 0, sizeof ours_act);
-        ours_act.sa_sigaction = on_signal;
-        ours_act.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
-        sigemptyset(&ours_act.sa_mask);
-        if (real_sigaction(sig, &ours_act, NULL) == 0)
-            ours[sig] = 1;
+        take(sig, &old);
     }
 }
 
 W15_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *oldact)
 {
-    if (sig <= 0 || sig >= NSIG || !ours[sig])
+    /* a terminating signal the program ignored is taken again when it
+     * handles it or sets the default (after the tracer started) */
+    int take_back = act && sig > 0 && sig < NSIG && terminating(sig) && crash_pid == getpid() &&
+                    !is_ignore(act);
+    if (sig <= 0 || sig >= NSIG || (!ours[sig] && !take_back))
         return real_sigaction(sig, act, oldact);
-    if (terminating(sig)) {
-        if (act) {
-            /* the program takes over termination */
-            ours[sig] = 0;
-            return real_sigaction(sig, act, oldact);
-        }
-        if (oldact)
-            *oldact = app_act[sig];
-        return 0;
-    }
-    struct sigaction prev = app_act[sig];
+    struct sigaction prev;
+    if (ours[sig])
+        prev = app_act[sig];
+    else if (real_sigaction(sig, NULL, &prev) != 0)
+        return -1;
     if (act) {
-        app_act[sig] = *act;
-        /* keep the program's SA_ONSTACK / mask wishes for our handler */
-        struct sigaction k;
-        memset(&k, 0, sizeof k);
-        k.sa_sigaction = on_signal;
-        k.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
-        k.sa_mask = act->sa_mask;
-        real_sigaction(sig, &k, NULL);
+        if (terminating(sig) && is_ignore(act)) {
+            /* a real SIG_IGN (see the top of this file) */
+            if (real_sigaction(sig, act, NULL) != 0)
+                return -1;
+            ours[sig] = 0;
+        } else if (take(sig, act) != 0) {
+            return -1;
+        }
     }
     if (oldact)
         *oldact = prev;
@@ -180,7 +224,8 @@ W15_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction 
 
 W15_EXPORT sighandler_t signal(int sig, sighandler_t handler)
 {
-    if (sig <= 0 || sig >= NSIG || !ours[sig]) {
+    int take_back = sig > 0 && sig < NSIG && terminating(sig) && crash_pid == getpid() && handler != SIG_IGN;
+    if (sig <= 0 || sig >= NSIG || (!ours[sig] && !take_back)) {
         typedef sighandler_t (*signal_fn)(int, sighandler_t);
         static signal_fn real_signal;
         if (!real_signal)

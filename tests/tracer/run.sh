@@ -114,6 +114,24 @@ segvhandled)
     n=$(sed -n 's/^func glEnable //p' check.txt)
     [ "${n:-0}" -ge 6 ] || fail "only ${n:-0} glEnable calls: recording stopped at the handled SIGSEGV"
     ;;
+sigreset)
+    # a program's own handlers that give the signal back to the default
+    # action (SA_RESETHAND, or SIG_DFL and raise): the signal that then
+    # kills finds the tracer's handler, and the trace is complete
+    for c in "resethand 130 handled_1,_then_default" "reraise 143 handler" "segvreset 139 before_handler"; do
+        set -- $c
+        rm -f w15_tapp.wip15
+        run timeout -s KILL 30 "$tapp" $1 > out.txt 2> err.txt
+        rc=$?
+        [ $rc = $2 ] || fail "$1: exit status $rc, expected $2 ($(cat out.txt err.txt))"
+        grep -qx "tapp: $(echo "$3" | tr _ ' ')" out.txt || fail "$1: the program saw something else: $(cat out.txt)"
+        check w15_tapp.wip15
+        expect "end END"
+        expect "last glEnable"
+        expect "func glEnable 4"
+        reject "seq-error.*"
+    done
+    ;;
 exit)
     run "$tapp" exit > out.txt 2> err.txt
     rc=$?

@@ -23,6 +23,14 @@
  *                    child processes and daemons do), fills the numbers
  *                    with pipes of its own, makes a frame, then exits 1
  *                    if a byte it never wrote arrived in one of them
+ *   tapp resethand   a SIGINT handler with SA_RESETHAND (installed before
+ *                    the first GL call) sets a flag; calls; SIGINT; calls;
+ *                    SIGINT again: dies of it (as under `timeout`)
+ *   tapp reraise     calls; a SIGTERM handler (signal()) that sets the
+ *                    default action and raises SIGTERM again; calls; SIGTERM
+ *   tapp segvreset   calls; a SIGSEGV handler with SA_RESETHAND that returns
+ *                    (as simple crash reporters do): the fault comes again
+ *                    and kills
  * Prints "tapp: done" (stdout) on success paths. */
 #define _GNU_SOURCE
 #include <EGL/egl.h>
@@ -203,6 +211,34 @@ static void on_segv_recover(int sig)
     siglongjmp(segv_jmp, 1);
 }
 
+static volatile sig_atomic_t got_signal;
+
+static void on_flag(int sig)
+{
+    (void)sig;
+    got_signal++;
+}
+
+static void on_reraise(int sig)
+{
+    static const char msg[] = "tapp: handler\n";
+    (void)!write(1, msg, sizeof msg - 1);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* what sigaction says a signal's action is now (the tracer must answer
+ * what the kernel would) */
+static const char *action_now(int sig)
+{
+    struct sigaction cur;
+    if (sigaction(sig, NULL, &cur) != 0)
+        return "error";
+    if (cur.sa_flags & SA_SIGINFO)
+        return "siginfo";
+    return cur.sa_handler == SIG_DFL ? "default" : cur.sa_handler == SIG_IGN ? "ignore" : "handler";
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "basic";
@@ -225,7 +261,48 @@ int main(int argc, char **argv)
             pipes[i][1] = p[0];
         }
     }
+    if (!strcmp(mode, "resethand")) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_flag;
+        sa.sa_flags = SA_RESETHAND;
+        sigemptyset(&sa.sa_mask);
+        need(sigaction(SIGINT, &sa, NULL) == 0, "sigaction");
+    }
     egl_init();
+    if (!strcmp(mode, "resethand") || !strcmp(mode, "reraise") || !strcmp(mode, "segvreset")) {
+        EGLContext ctx;
+        EGLSurface s = make_current(&ctx);
+        some_calls(1, s);
+        int sig = !strcmp(mode, "resethand") ? SIGINT : !strcmp(mode, "reraise") ? SIGTERM : SIGSEGV;
+        if (sig == SIGTERM) {
+            need(signal(SIGTERM, on_reraise) != SIG_ERR, "signal");
+        } else if (sig == SIGSEGV) {
+            struct sigaction sa;
+            memset(&sa, 0, sizeof sa);
+            sa.sa_handler = on_flag;
+            sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+            sigemptyset(&sa.sa_mask);
+            need(sigaction(SIGSEGV, &sa, NULL) == 0, "sigaction");
+        }
+        printf("tapp: before %s\n", action_now(sig));
+        if (sig == SIGINT) {
+            raise(SIGINT); /* handled: sets the flag */
+            printf("tapp: handled %d, then %s\n", (int)got_signal, action_now(SIGINT));
+        }
+        fflush(stdout);
+        glEnable(GL_SCISSOR_TEST);
+        glEnable(GL_SCISSOR_TEST);
+        glEnable(GL_SCISSOR_TEST); /* the last call */
+        if (sig == SIGSEGV) {
+            volatile int *p = NULL;
+            *p = 1;
+        } else {
+            raise(sig);
+        }
+        printf("tapp: survived\n");
+        return 1;
+    }
     if (!strcmp(mode, "closefds")) {
         EGLContext ctx;
         EGLSurface s = make_current(&ctx);
