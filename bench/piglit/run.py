@@ -57,11 +57,26 @@ import shutil
 import statistics
 import subprocess
 import sys
+import re
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 RUNNER = os.path.join(ROOT, "tests", "piglit", "run_piglit.py")
+
+
+def tracer_cmd(args, cfg):
+    """The run_piglit.py --tracer-cmd of a traced configuration (None: the
+    default, `wip15 trace`)."""
+    lib = os.path.join(args.build, "src", "tracer", "libwip15.so")
+    return {
+        "wip15": None,
+        "apitrace": "apitrace trace --api {api} -o {out}.trace",
+        "env": "env",
+        "late": f"env LD_PRELOAD={lib} WIP15_FRAMES=100000 WIP15_TIMING=off WIP15_OUTPUT={{out}}.wip15",
+        "preload": f"env LD_PRELOAD={lib} WIP15_OUTPUT={{out}}.wip15",
+    }[cfg]
 
 
 def one_pass(args, cfg, tmp, rnd):
@@ -76,16 +91,8 @@ def one_pass(args, cfg, tmp, rnd):
         cmd += ["--mode", "native"]
     else:
         cmd += ["--mode", "traced", "--no-verify", "--keep-traces", traces]
-        lib = os.path.join(args.build, "src", "tracer", "libwip15.so")
-        if cfg == "apitrace":
-            cmd += ["--tracer-cmd", "apitrace trace --api {api} -o {out}.trace"]
-        elif cfg == "env":
-            cmd += ["--tracer-cmd", "env"]
-        elif cfg == "late":
-            cmd += ["--tracer-cmd", f"env LD_PRELOAD={lib} WIP15_FRAMES=100000 WIP15_TIMING=off "
-                    "WIP15_OUTPUT={out}.wip15"]
-        elif cfg == "preload":
-            cmd += ["--tracer-cmd", f"env LD_PRELOAD={lib} WIP15_OUTPUT={{out}}.wip15"]
+        if tracer_cmd(args, cfg):
+            cmd += ["--tracer-cmd", tracer_cmd(args, cfg)]
     ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -103,8 +110,91 @@ def one_pass(args, cfg, tmp, rnd):
     results = {t["name"]: (t[key]["result"], tuple(sorted(t[key]["subtests"].items())), t[key]["end"])
                for t in doc["tests"]}
     secs = {t["name"]: t[key]["seconds"] for t in doc["tests"]}
+    tcpu = {t["name"]: t[key]["cpu_seconds"] for t in doc["tests"]}
+    tbytes = {t["name"]: sum(x["bytes"] for x in t[key]["traces"]) for t in doc["tests"]}
     return {"wall": doc["wall_seconds"], "cpu": cpu, "bytes": doc["trace_bytes"], "wtf": wtf,
-            "results": results, "tests": len(doc["tests"]), "secs": secs}
+            "results": results, "tests": len(doc["tests"]), "secs": secs, "tcpu": tcpu,
+            "tbytes": tbytes}
+
+
+
+
+def chunked_rounds(args, cfgs, tmp, runs):
+    """--chunk K: every round runs the list K tests at a time, each chunk
+    under every configuration in turn (the order rotated from chunk to
+    chunk) before the next chunk, through run_piglit.py's own harness in
+    this process.  A configuration's pass is the sum of its chunks, so each
+    configuration is measured within seconds of the others: a drift of the
+    machine over minutes (this VM's speed moves by 30 % within an hour)
+    falls on all of them alike, which separate passes do not give."""
+    sys.path.insert(0, os.path.dirname(RUNNER))
+    import run_piglit as rp
+    import concurrent.futures
+    piglit_dir = rp.find_piglit(None)
+    if not piglit_dir:
+        sys.exit("bench/piglit: piglit is not installed")
+    tests = rp.parse_list(args.list, piglit_dir)
+    if args.only:
+        pats = [re.compile(p) for p in args.only]
+        tests = [t for t in tests if any(p.search(t.name) for p in pats)]
+    rp.assign_ids(tests)
+    xvfb = None
+    if not os.environ.get("DISPLAY"):
+        xvfb, display = rp.start_xvfb()
+        if xvfb:
+            os.environ["DISPLAY"] = display
+    held = rp.hold_display(os.environ.get("DISPLAY"))
+    harness = {}
+    for c in cfgs:
+        ns = argparse.Namespace(tracer_cmd=None if c == "native" else tracer_cmd(args, c),
+                                wip15=os.path.join(args.build, "src", "tools", "wip15"),
+                                no_verify=True, verify_cmd=None, timeout=60.0,
+                                platform=os.environ.get("PIGLIT_PLATFORM") or "mixed_glx_egl",
+                                verbose=False)
+        tdir = os.path.join(tmp, f"traces-{c}")
+        os.makedirs(tdir, exist_ok=True)
+        harness[c] = (rp.Harness(ns, piglit_dir, tdir, tmp), tdir)
+    chunks = [tests[i:i + args.chunk] for i in range(0, len(tests), args.chunk)]
+    try:
+        for rnd in range(args.rounds):
+            acc = {c: {"wall": 0.0, "cpu": 0.0, "bytes": 0, "wtf": 0, "results": {}, "secs": {},
+                       "tcpu": {}, "tbytes": {}, "tests": len(tests)} for c in cfgs}
+            for ci, chunk in enumerate(chunks):
+                k = (rnd * len(chunks) + ci) % len(cfgs)
+                order = cfgs[k:] + cfgs[:k]
+                if (rnd + ci) % 2:
+                    order = order[::-1]
+                for c in order:
+                    h, tdir = harness[c]
+                    traced = c != "native"
+                    ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+                    t0 = time.monotonic()
+                    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+                        done = list(pool.map(lambda t: (t, h.run(t, traced)), chunk))
+                    a = acc[c]
+                    a["wall"] += time.monotonic() - t0
+                    ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+                    a["cpu"] += (ru1.ru_utime + ru1.ru_stime) - (ru0.ru_utime + ru0.ru_stime)
+                    for t, r in done:
+                        a["results"][t.name] = (r.result, tuple(sorted(r.subtests.items())), r.end)
+                        a["secs"][t.name] = r.seconds
+                        a["tcpu"][t.name] = r.cpu
+                        a["tbytes"][t.name] = sum(x["bytes"] for x in r.traces)
+                        a["bytes"] += a["tbytes"][t.name]
+                    for n in os.listdir(tdir):
+                        if n.endswith(".wtf-trace"):
+                            a["wtf"] += os.path.getsize(os.path.join(tdir, n))
+                        os.unlink(os.path.join(tdir, n))
+            for c in cfgs:
+                runs[c].append(acc[c])
+                print(f"round {rnd + 1}/{args.rounds} {c:8} {acc[c]['wall']:8.2f} s "
+                      f"{acc[c]['bytes'] / 1e6:9.1f} MB", file=sys.stderr, flush=True)
+    finally:
+        if held:
+            held.close()
+        if xvfb:
+            xvfb.terminate()
+            xvfb.wait()
 
 
 def main():
@@ -120,6 +210,10 @@ def main():
     ap.add_argument("--configs", help="comma-separated configurations, in order (native first)")
     ap.add_argument("--top", type=int, default=0,
                     help="list the N tests with the most extra time per configuration")
+    ap.add_argument("--chunk", type=int, default=0, metavar="K",
+                    help="interleave the configurations K tests at a time (see chunked_rounds)")
+    ap.add_argument("--save", metavar="FILE",
+                    help="write every pass's per-test seconds, CPU seconds and trace bytes as JSON")
     args = ap.parse_args()
     args.build = os.path.abspath(args.build)
 
@@ -137,7 +231,9 @@ def main():
     tmp = tempfile.mkdtemp(prefix="w15-piglit-bench-")
     runs = {c: [] for c in cfgs}
     try:
-        for rnd in range(args.rounds):
+        if args.chunk > 0:
+            chunked_rounds(args, cfgs, tmp, runs)
+        for rnd in range(args.rounds if args.chunk <= 0 else 0):
             # odd rounds run the configurations in reverse order, so a drift
             # of the machine over a round does not favour the first ones
             for c in (cfgs if rnd % 2 == 0 else cfgs[::-1]):
@@ -147,13 +243,17 @@ def main():
                       f"{r['bytes'] / 1e6:9.1f} MB", file=sys.stderr, flush=True)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+        if args.save:
+            with open(args.save, "w", encoding="utf-8") as f:
+                json.dump({c: [{k: r[k] for k in ("wall", "cpu", "bytes", "wtf", "secs", "tcpu", "tbytes")}
+                               for r in runs[c]] for c in cfgs}, f)
 
     ntests = runs["native"][0]["tests"]
     base = statistics.median(r["wall"] for r in runs["native"])
     print(f"\npiglit list: {ntests} tests, {args.jobs} jobs, {args.rounds} rounds (medians)")
     base_cpu = statistics.median(r["cpu"] for r in runs["native"])
     print(f"{'config':10} {'wall s':>8} {'x native':>9} {'rounds':>11} {'cpu s':>7} {'x native':>9}"
-          f" {'trace MB':>9} {'wtf MB':>7} {'changed':>8} {'+ms/test':>9}")
+          f" {'trace MB':>9} {'wtf MB':>7} {'changed':>8} {'+ms/test':>9} {'+cpu ms':>8}")
     def extra(c):
         """per test: median of c's rounds - median of native's, in ms"""
         return {n: 1000 * (statistics.median(r["secs"][n] for r in runs[c]) -
@@ -162,6 +262,12 @@ def main():
     def per_test(c):
         """mean over the tests of extra(c)"""
         return statistics.mean(extra(c).values())
+    def per_test_cpu(c):
+        """mean over the tests of the CPU time a test took more than
+        natively (each test's median over the rounds), in ms"""
+        return statistics.mean(1000 * (statistics.median(r["tcpu"][n] for r in runs[c]) -
+                                       statistics.median(r["tcpu"][n] for r in runs["native"]))
+                               for n in runs["native"][0]["tcpu"])
     notes = []
     for c in cfgs:
         wall = statistics.median(r["wall"] for r in runs[c])
@@ -182,7 +288,7 @@ def main():
             continue
         wtf_s = f"{wtf / 1e6:7.1f}" if c == "wip15" else f"{'-':>7}"
         print(f"{c:10} {wall:8.2f} {wall / base:9.3f} {spread:>11} {cpu:7.2f} {cpu / base_cpu:9.3f}"
-              f" {size / 1e6:9.1f} {wtf_s} {changed:8d} {per_test(c):+9.2f}")
+              f" {size / 1e6:9.1f} {wtf_s} {changed:8d} {per_test(c):+9.2f} {per_test_cpu(c):+8.2f}")
         if diff:
             notes.append(f"{c}: results other than native's: " + ", ".join(sorted(diff)[:10])
                          + (f" (+{len(diff) - 10} more)" if len(diff) > 10 else ""))

@@ -167,6 +167,7 @@ class Run:
         self.subtests = {}      # name -> result
         self.end = None         # "exit N", "signal SIGxxx", "timeout", "cannot run: ..."
         self.seconds = 0.0
+        self.cpu = 0.0          # user + system seconds of the run's processes
         self.stdout = ""
         self.stderr = ""
         self.traces = []        # [{"path", "bytes", "ok", "message"}]
@@ -186,7 +187,8 @@ class Run:
 
     def as_json(self):
         return {"result": self.result, "subtests": self.subtests, "end": self.end,
-                "seconds": round(self.seconds, 3), "traces": self.traces,
+                "seconds": round(self.seconds, 3),
+                "cpu_seconds": round(self.cpu, 4), "traces": self.traces,
                 "problems": self.problems, "stdout_tail": self.stdout[-TAIL:],
                 "stderr_tail": self.stderr[-TAIL:]}
 
@@ -221,41 +223,62 @@ def signame(n):
         return f"signal {n}"
 
 
-def kill_group(proc):
-    """SIGTERM to the run's process group, SIGKILL 3 s later if needed."""
-    try:
-        os.killpg(proc.pid, signal.SIGTERM)
-    except ProcessLookupError:
-        return
-    try:
-        proc.wait(timeout=3)
-    except subprocess.TimeoutExpired:
-        pass
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-
-
 def execute(argv, env, cwd, timeout):
     """Runs argv in its own process group; returns (returncode or None on
-    timeout, stdout, stderr, seconds)."""
+    timeout, stdout, stderr, seconds, cpu), cpu being the user and system
+    seconds of the process and the children it waited for (wait4)."""
     t0 = time.monotonic()
     try:
         proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 stdin=subprocess.DEVNULL, cwd=cwd, env=env,
                                 start_new_session=True)
     except OSError as e:
-        return f"cannot run: {e.strerror}", "", "", 0.0
-    try:
-        out, err = proc.communicate(timeout=timeout)
-        rc = proc.returncode
-    except subprocess.TimeoutExpired:
-        kill_group(proc)
-        out, err = proc.communicate()
-        rc = None
+        return f"cannot run: {e.strerror}", "", "", 0.0, 0.0
+    bufs = {}
+
+    def drain(key, f):
+        bufs[key] = f.read()
+        f.close()
+
+    readers = [threading.Thread(target=drain, args=(k, f), daemon=True)
+               for k, f in (("out", proc.stdout), ("err", proc.stderr))]
+    for r in readers:
+        r.start()
+    done = threading.Event()
+    expired = []
+
+    def watchdog():
+        """SIGTERM to the run's process group at the timeout, SIGKILL 3 s later."""
+        if done.wait(timeout):
+            return
+        expired.append(True)
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            try:
+                os.killpg(proc.pid, sig)
+            except ProcessLookupError:
+                return
+            if done.wait(3):
+                return
+
+    dog = threading.Thread(target=watchdog, daemon=True)
+    dog.start()
+    _, status, ru = os.wait4(proc.pid, 0)
     secs = time.monotonic() - t0
-    return rc, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"), secs
+    done.set()
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if expired:
+        # the group's other processes may still hold the pipes
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    for r in readers:
+        r.join()
+    dog.join()
+    rc = None if expired else proc.returncode
+    out = bufs.get("out", b"").decode("utf-8", "replace")
+    err = bufs.get("err", b"").decode("utf-8", "replace")
+    return rc, out, err, secs, ru.ru_utime + ru.ru_stime
 
 
 class Harness:
@@ -274,6 +297,10 @@ class Harness:
             self.verify = DEFAULT_VERIFY if self.default_tracer else None
         self.lock = threading.Lock()
         self.done = 0
+        # the traces' extension, from the word of the tracer command that
+        # names them ({out}.wip15, {out}.trace), for trace_files
+        m = re.search(r"\{out\}(\.[A-Za-z0-9]+)(?![A-Za-z0-9.{])", self.tracer)
+        self.trace_ext = m.group(1) if m else None
 
     def base_env(self, test):
         env = dict(os.environ)
@@ -290,7 +317,23 @@ class Harness:
 
     def trace_files(self, test):
         """The traces the tracer wrote for this test: ID.EXT and ID.N.EXT,
-        not the timing files."""
+        not the timing files.  With the extension known from the tracer
+        command ({out}.EXT), they are looked up by name (ID.EXT, ID.1.EXT,
+        ... up to the first missing one: a tracer numbers a process's trace
+        with the first free number); else the directory is scanned, which
+        costs ~0.6 ms per test once it holds a suite's traces."""
+        base = os.path.join(self.trace_dir, test.id)
+        if self.trace_ext:
+            found = []
+            n = 0
+            while True:
+                path = f"{base}{self.trace_ext}" if n == 0 else f"{base}.{n}{self.trace_ext}"
+                if not os.path.exists(path):
+                    break
+                found.append(path)
+                n += 1
+            if found or not os.path.exists(f"{base}.1{self.trace_ext}"):
+                return found
         pat = re.compile(r"^" + re.escape(test.id) + r"(\.\d+)?\.[A-Za-z0-9]+$")
         try:
             names = os.listdir(self.trace_dir)
@@ -299,23 +342,27 @@ class Harness:
         return sorted(os.path.join(self.trace_dir, n) for n in names
                       if pat.match(n) and not n.endswith(".wtf-trace"))
 
-    def remove_stale(self, test):
-        pat = re.compile(r"^" + re.escape(test.id) + r"(\.\d+)?\.[A-Za-z0-9-]+$")
+    def remove_stale(self, tests):
+        """Removes the files a former run left for these tests (ID.EXT,
+        ID.N.EXT), in one scan of the directory before the runs."""
+        ids = {t.id for t in tests}
         for n in os.listdir(self.trace_dir):
-            if pat.match(n):
+            if "." not in n:
+                continue
+            stem = n.rsplit(".", 1)[0]
+            if stem in ids or (re.search(r"\.\d+$", stem) and stem.rsplit(".", 1)[0] in ids):
                 os.unlink(os.path.join(self.trace_dir, n))
 
     def run(self, test, traced):
         run = Run()
         argv = list(test.argv)
         if traced:
-            self.remove_stale(test)
             argv = [self.fill(w, test) for w in shlex.split(self.tracer)] + argv
         cwd = os.path.join(self.work_dir, ("traced-" if traced else "native-") + test.id)
         os.makedirs(cwd, exist_ok=True)
-        rc, out, err, secs = execute(argv, self.base_env(test), cwd, self.args.timeout)
+        rc, out, err, secs, cpu = execute(argv, self.base_env(test), cwd, self.args.timeout)
         shutil.rmtree(cwd, ignore_errors=True)
-        run.seconds, run.stdout, run.stderr = secs, out, err
+        run.seconds, run.cpu, run.stdout, run.stderr = secs, cpu, out, err
         parse_piglit_output(out, run)
         if rc is None:
             run.end = "timeout"
@@ -350,7 +397,7 @@ class Harness:
             info = {"path": path, "bytes": os.path.getsize(path), "ok": True, "message": ""}
             if self.verify:
                 argv = [self.fill(w, test, trace=path) for w in shlex.split(self.verify)]
-                rc, out, err, _ = execute(argv, dict(os.environ), self.work_dir,
+                rc, out, err, _, _ = execute(argv, dict(os.environ), self.work_dir,
                                           max(self.args.timeout, 60))
                 if rc != 0:
                     msg = (err.strip() or out.strip() or f"status {rc}").splitlines()[0]
@@ -547,6 +594,8 @@ def main(argv=None):
         trace_dir = os.path.join(work_dir, "traces")
         os.makedirs(trace_dir)
     h = Harness(args, piglit_dir, trace_dir, work_dir)
+    if args.mode != "native":
+        h.remove_stale(tests)
 
     jobs = []
     for t in tests:
