@@ -50,6 +50,7 @@
 #include "arrays.h"
 #include "context.h"
 #include "draws.h"
+#include "fhash.h"
 #include "guard.h"
 #include "log.h"
 #include "pseudo.h"
@@ -57,8 +58,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#define XXH_INLINE_ALL
-#include <xxhash.h>
 
 #include "funcs.h"
 
@@ -750,7 +749,7 @@ static int put_memory(w15_thread_t *t, arr_ctx_t *a, uint64_t lo, uint64_t hi)
             t->cmem_slots = calloc(W15_CMEM_SLOTS, sizeof(cmem_slot_t));
         if (t->cmem_slots) {
             slot = (cmem_slot_t *)t->cmem_slots + w15_cmem_slot(lo, n);
-            digest = XXH3_64bits(a->mem, (size_t)n);
+            digest = w15_fhash_bytes(a->mem, (size_t)n);
             if (slot->address == lo && slot->size == n && slot->digest == digest) {
                 if (w15_pseudo_begin(t, W15F_wip15ClientMemorySame, 30))
                     return -1;

@@ -8,7 +8,7 @@
  * per-context state hangs from w15_ctx_t.arrays: which arrays were ever
  * given a client pointer (learnt from the pointer setters, flag
  * VERTEX_STATE), so a context that never set one costs nothing at draws.
- * May use guard, pseudo, context, resolve, thread, config and log.  Must
+ * May use guard, pseudo, context, resolve, thread, config, fhash and log.  Must
  * never use record, capture, maps or surfaces: capture calls in here. */
 #ifndef W15_ARRAYS_H
 #define W15_ARRAYS_H

@@ -16,6 +16,15 @@ struct w15_fhash {
 
 #ifdef W15_FHASH_AVX2
 void w15_fhash_update_avx2(void *st, const void *p, size_t n);
+uint64_t w15_fhash_bytes_avx2(const void *p, size_t n);
+
+static int have_avx2(void)
+{
+    static int avx2 = -1;
+    if (avx2 < 0)
+        avx2 = w15_cpu_avx2();
+    return avx2;
+}
 #endif
 
 w15_fhash_t *w15_fhash_new(void)
@@ -41,15 +50,22 @@ void w15_fhash_reset(w15_fhash_t *h)
 void w15_fhash_update(w15_fhash_t *h, const void *p, size_t n)
 {
 #ifdef W15_FHASH_AVX2
-    static int avx2 = -1;
-    if (avx2 < 0)
-        avx2 = w15_cpu_avx2();
-    if (avx2) {
+    if (have_avx2()) {
         w15_fhash_update_avx2(&h->st, p, n);
         return;
     }
 #endif
     XXH3_64bits_update(&h->st, p, n);
+}
+
+uint64_t w15_fhash_bytes(const void *p, size_t n)
+{
+#ifdef W15_FHASH_AVX2
+    /* below XXH3's 240-byte threshold it has no vector loop */
+    if (n > 240 && have_avx2())
+        return w15_fhash_bytes_avx2(p, n);
+#endif
+    return XXH3_64bits(p, n);
 }
 
 uint64_t w15_fhash_digest(const w15_fhash_t *h)

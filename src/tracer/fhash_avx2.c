@@ -8,8 +8,14 @@
 #include <xxhash.h>
 
 void w15_fhash_update_avx2(void *st, const void *p, size_t n);
+uint64_t w15_fhash_bytes_avx2(const void *p, size_t n);
 
 void w15_fhash_update_avx2(void *st, const void *p, size_t n)
 {
     XXH3_64bits_update((XXH3_state_t *)st, p, n);
+}
+
+uint64_t w15_fhash_bytes_avx2(const void *p, size_t n)
+{
+    return XXH3_64bits(p, n);
 }

@@ -119,6 +119,40 @@ int w15_guard_copy(void *dst, const void *src, size_t n)
     return 0;
 }
 
+int w15_guard_feed(const void *src, size_t n, void *scratch, size_t scratch_n,
+                   void (*fn)(void *arg, const void *bytes, size_t k), void *arg)
+{
+    if (!n)
+        return 0;
+#ifdef W15_GUARD_ASAN
+    for (size_t off = 0; off < n; off += scratch_n) {
+        size_t k = n - off < scratch_n ? n - off : scratch_n;
+        if (w15_guard_copy(scratch, (const unsigned char *)src + off, k))
+            return -1;
+        fn(arg, scratch, k);
+    }
+    return 0;
+#else
+    (void)scratch;
+    (void)scratch_n;
+    w15_thread_t *t = w15_tls;
+    if (!t) {
+        fn(arg, src, n);
+        return 0;
+    }
+    w15_guard_t *g = guard_of(t);
+    int e = errno;
+    if (sigsetjmp(g->env, 0)) {
+        errno = e;
+        return -1;
+    }
+    arm(g, src, n);
+    fn(arg, src, n);
+    disarm(g);
+    return 0;
+#endif
+}
+
 int w15_guard_equal(const void *p, const void *q, size_t n)
 {
     w15_thread_t *t = w15_tls;

@@ -30,6 +30,15 @@
  * reading faulted (dst then holds an unknown prefix).  Keeps errno. */
 int w15_guard_copy(void *dst, const void *src, size_t n);
 
+/* Pass the n bytes of the program's memory at src to fn(arg, bytes, k),
+ * which must read nothing else: in one piece, fn reading the program's
+ * memory itself under the guard (no copy); in sanitizer builds in pieces
+ * of at most scratch_n bytes copied into scratch first (fn's reads are
+ * instrumented).  0, or -1 when reading faulted (fn may then have seen a
+ * part of the bytes).  Keeps errno. */
+int w15_guard_feed(const void *src, size_t n, void *scratch, size_t scratch_n,
+                   void (*fn)(void *arg, const void *bytes, size_t k), void *arg);
+
 /* Whether the n bytes of the program's memory at p equal the n bytes at
  * q (the tracer's own memory): 1 equal, 0 not, -1 when reading p faulted.
  * Keeps errno. */

@@ -27,6 +27,7 @@
 #include "statesize.h"
 #include "thread.h"
 #include "timing.h"
+#include "fhash.h"
 #include "guard.h"
 #include "funcs.h"
 
@@ -411,9 +412,18 @@ static int terminated_len(const void *p, const w15_param_sig_t *s, uint64_t *n)
 
 /* Readbacks (READBACK functions' data outputs): the XXH3-64 of the bytes
  * of layout l at p (rows of l->span bytes; docs/FORMAT.md "wip15.spans"),
- * read guarded in pieces through the spare room of t's buffer (the bytes
+ * hashed where GL wrote them under the guard (w15_guard_feed: sanitizer
+ * builds copy them through the spare room of t's buffer first; the bytes
  * are not kept).  0 or UNREADABLE (-1: out of memory). */
 #define DIGEST_PIECE ((size_t)64 << 10)
+static void feed_one(void *arg, const void *p, size_t n)
+{
+    *(uint64_t *)arg = w15_fhash_bytes(p, n);
+}
+static void feed_stream(void *arg, const void *p, size_t n)
+{
+    w15_fhash_update(arg, p, n);
+}
 static int prog_digest(w15_thread_t *t, const void *p, const w15_layout_t *l, uint64_t *hash)
 {
     w15_buf_t *b = &t->buf;
@@ -423,24 +433,23 @@ static int prog_digest(w15_thread_t *t, const void *p, const w15_layout_t *l, ui
         return -1;
     uint8_t *tmp = b->data + b->len;
     if (total <= piece && l->rows == 1 && l->images == 1) {
-        if (total && w15_guard_copy(tmp, (const uint8_t *)p + l->first, (size_t)total))
+        /* one piece in every build: one call of feed_one */
+        *hash = w15_fhash_bytes(tmp, 0);
+        if (total && w15_guard_feed((const uint8_t *)p + l->first, (size_t)total, tmp, piece, feed_one, hash))
             return UNREADABLE;
-        *hash = XXH3_64bits(tmp, (size_t)total);
         return 0;
     }
-    XXH3_state_t st;
-    XXH3_64bits_reset(&st);
+    if (!t->rb_hash && !(t->rb_hash = w15_fhash_new()))
+        return -1;
+    w15_fhash_t *st = t->rb_hash;
+    w15_fhash_reset(st);
     for (uint32_t i = 0; i < l->images; i++)
         for (uint32_t r = 0; r < l->rows; r++) {
             const uint8_t *row = (const uint8_t *)p + l->first + i * l->image_stride + r * l->row_stride;
-            for (uint64_t off = 0; off < l->span; off += piece) {
-                size_t k = l->span - off < piece ? (size_t)(l->span - off) : piece;
-                if (w15_guard_copy(tmp, row + off, k))
-                    return UNREADABLE;
-                XXH3_64bits_update(&st, tmp, k);
-            }
+            if (w15_guard_feed(row, (size_t)l->span, tmp, piece, feed_stream, st))
+                return UNREADABLE;
         }
-    *hash = XXH3_64bits_digest(&st);
+    *hash = w15_fhash_digest(st);
     return 0;
 }
 

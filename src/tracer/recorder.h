@@ -5,8 +5,8 @@
  * it (declared, their fast-path byte set), the current call of each thread
  * and the frame ends.  May use capture (what a call needs besides its
  * arguments, pseudo-calls before and after it), pseudo, decl, thread, state,
- * timing, context, pixels, statesize (told of every link), guard, resolve,
- * tmrec, config, log and the generated tables.  Must never use queue, output, crash or runtime: the recorder fills a thread's
+ * timing, context, pixels, statesize (told of every link), guard, fhash,
+ * resolve, tmrec, config, log and the generated tables.  Must never use queue, output, crash or runtime: the recorder fills a thread's
  * buffer, others move it (a process's first call starts the tracer through
  * thread.c, the lazy start). */
 #ifndef W15_RECORDER_H

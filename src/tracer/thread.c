@@ -206,6 +206,7 @@ static void thread_exit(void *p)
     free(t->tm);
     free(t->gpu);
     free(t->cmem_slots);
+    free(t->rb_hash);
     free(t);
     errno = e;
 }

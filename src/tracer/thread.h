@@ -56,6 +56,7 @@ typedef struct w15_thread {
     void *wtf_zone;             /* timing.c: the thread's zones, once it has records */
     void *gpu;                  /* timing.c: GPU timer queries of the current context (malloc'd) */
     void *cmem_slots;           /* arrays.c: client memory written recently (malloc'd) */
+    void *rb_hash;              /* record.c: read-back digests' hash state (fhash.h; free()) */
     uint32_t group_depth;       /* timing.c: open named scopes (debug groups) */
     uint32_t wtf_frame;         /* timing.c: number of this thread's open frame (per zone) */
     uint64_t t_first;           /* timing.c: ticks at the thread's first GL call (frame 0 starts) */
