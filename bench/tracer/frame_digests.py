@@ -37,6 +37,16 @@ Options:
   --programs LIST  default glmark2,glmark2-es2
   --every N        also measure --frame-digests=N (columns "/N")
   --markdown       print the table as Markdown rows (docs/PERFORMANCE.md)
+  --paired         instead of the above: one run per scene and round with
+                   --frame-digests=2, for each way of taking the digests
+                   (WIP15_FRAME_READ=auto: from the image the driver
+                   shows, once verified; readback: glReadPixels), and the
+                   cost from that run's own frame times (`wip15 frames
+                   --csv`): the median of the frames that end with a
+                   digest against the median of those that do not (the
+                   first 10 frames left out).  Both halves run at the same
+                   moment, so the machine's drift, which moves glmark2's fps
+                   by 10-30 % between runs on a shared VM, cancels out.
 """
 import argparse
 import json
@@ -70,6 +80,64 @@ def run_once(cmd, env):
     return fps[0], cpu
 
 
+def paired(o, wip15, scenes, extra):
+    """--paired (see the usage text)."""
+    tmp = tempfile.mkdtemp(prefix='w15fd.')
+    out = os.path.join(tmp, 't.wip15')
+    modes = ['auto', 'readback']
+    res = {}  # (program, scene, mode) -> [(fps, ms without, ms with)]
+    load0 = loadavg()
+    try:
+        for prog in o.programs.split(','):
+            path = shutil.which(prog)
+            if not path:
+                sys.exit('frame_digests.py: %s not found' % prog)
+            for i in range(o.rounds):
+                for scene in scenes:
+                    for m in (modes if i % 2 == 0 else modes[::-1]):
+                        cmd = [wip15, 'trace', '-q', '-o', out, '--frame-digests=2', '--', path, '-b',
+                               '%s:duration=%g' % (scene, o.duration)] + extra
+                        env = dict(os.environ, WIP15_FRAME_READ=m)
+                        env.pop('WIP15_FRAME_DIGESTS', None)
+                        fps, _ = run_once(cmd, env)
+                        c = subprocess.run([wip15, 'frames', '--csv', '--skip', '10',
+                                            out[:-len('.wip15')] + '.wtf-trace'],
+                                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                        if c.returncode != 0:
+                            sys.exit('frame_digests.py: wip15 frames --csv: %s' % c.stderr)
+                        even, odd = [], []
+                        for line in c.stdout.splitlines()[1:]:
+                            f = line.split(',')
+                            (even if int(f[0]) % 2 == 0 else odd).append(float(f[2]))
+                        for f in os.listdir(tmp):
+                            os.unlink(os.path.join(tmp, f))
+                        r = (fps, statistics.median(odd), statistics.median(even))
+                        res.setdefault((prog, scene, m), []).append(r)
+                        print('# %s %s %s round %d: %d fps, frames %.3f ms, with a digest %.3f ms' %
+                              ((prog, scene, m, i + 1) + r), file=sys.stderr, flush=True)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    load1 = loadavg()
+    print('| program | scene | fps | frame ms | + digest, from the image | cost | + digest, read back | cost |')
+    print('|---|---|---:|---:|---:|---:|---:|---:|')
+    for prog in o.programs.split(','):
+        for scene in scenes:
+            row = [prog, scene.split(':')[0]]
+            a = res[(prog, scene, 'auto')]
+            b = res[(prog, scene, 'readback')]
+            base = statistics.median([x[1] for x in a] + [x[1] for x in b])
+            row += ['%d' % statistics.median(x[0] for x in a + b), '%.3f' % base]
+            for v in (a, b):
+                # each run's own pair, then the median over the rounds
+                d = statistics.median(x[2] - x[1] for x in v)
+                cost = statistics.median(100.0 * (x[2] / x[1] - 1.0) for x in v)
+                row += ['+%.3f ms' % d if d >= 0 else '%.3f ms' % d, '%.1f %%' % cost]
+            print('| ' + ' | '.join(row) + ' |')
+    print('load average before: %s, after: %s (%d CPUs); %d rounds, %gs per scene; frame times from each '
+          'run\'s .wtf-trace, medians' % (load0, load1, os.cpu_count() or 0, o.rounds, o.duration))
+    return 0
+
+
 def loadavg():
     try:
         with open('/proc/loadavg') as f:
@@ -89,6 +157,7 @@ def main():
     ap.add_argument('--programs', default='glmark2,glmark2-es2')
     ap.add_argument('--every', type=int, default=0)
     ap.add_argument('--markdown', action='store_true')
+    ap.add_argument('--paired', action='store_true')
     o = ap.parse_args()
     wip15 = os.path.join(os.path.abspath(o.build), 'src', 'tools', 'wip15')
     if not os.path.exists(wip15):
@@ -97,6 +166,8 @@ def main():
         sys.exit('frame_digests.py: DISPLAY is not set (glmark2 needs an X server)')
     scenes = [s for s in o.scenes.split(',') if s]
     extra = ['-s', o.size] if o.size else []
+    if o.paired:
+        return paired(o, wip15, scenes, extra)
     tmp = tempfile.mkdtemp(prefix='w15fd.')
     out = os.path.join(tmp, 't.wip15')
     cfgs = ['native', 'trace', 'digests'] + (['every'] if o.every > 1 else [])

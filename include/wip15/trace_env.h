@@ -19,6 +19,7 @@
 #define W15_ENV_QUIET "WIP15_QUIET"             /* set and not "0": quiet */
 #define W15_ENV_CLOCK "WIP15_CLOCK"             /* the timing clock (src/wtf/clock.c) */
 #define W15_ENV_MAPS "WIP15_MAPS"               /* persistent maps: protect, compare */
+#define W15_ENV_FRAME_READ "WIP15_FRAME_READ"   /* frame digests: auto, readback */
 
 /* The status directory.  `wip15 trace` makes a private directory
  * (mkdtemp in $TMPDIR, else /tmp) holding an empty file W15_STATUS_LOADED

@@ -29,6 +29,7 @@
 
 #define GL_BACK 0x0405
 #define GL_RGBA 0x1908
+#define GL_BGRA 0x80E1
 #define GL_UNSIGNED_BYTE 0x1401
 #define GL_EXTENSIONS 0x1F03
 #define GL_NUM_EXTENSIONS 0x821D
@@ -126,6 +127,8 @@ static uint32_t read_caps(rp_exec_t *x, rp_ctx_t *c)
         }
     }
     c->read_caps = w15_rs_caps(es ? 2 : 1, major, minor, compat, ctx_has_ext, c);
+    /* GLES reads GL_BGRA only with GL_EXT_read_format_bgra */
+    c->bgra_read = !es || ctx_has_ext(c, "GL_EXT_read_format_bgra");
     if (((c->read_caps & W15_RS_FB_EXT) && !g.BindFramebufferEXT) ||
         ((c->read_caps & W15_RS_FB_OES) && !g.BindFramebufferOES))
         c->read_caps &= ~(W15_RS_FB_EXT | W15_RS_FB_OES | W15_RS_FB_READ | W15_RS_FB_BOTH);
@@ -179,8 +182,19 @@ size_t rp_frames_read(rp_exec_t *x, int w, int h, uint32_t format, uint32_t type
     memset(&sv, 0, sizeof sv);
     w15_rs_bind(&g.rs, caps, GL_BACK, &sv);
     w15_rs_pack(&g.rs, type != GL_UNSIGNED_BYTE && type != 0x1400 /* GL_BYTE */, (size_t)w * bpp, &sv);
-    g.ReadPixels(0, 0, w, h, format, type, *out);
+    /* GL_BGRA bytes where the context reads only GL_RGBA: read those and
+     * swap red and blue */
+    int swap = format == GL_BGRA && type == GL_UNSIGNED_BYTE && !c->bgra_read;
+    g.ReadPixels(0, 0, w, h, swap ? GL_RGBA : format, type, *out);
     w15_rs_restore(&g.rs, &sv);
+    if (swap) {
+        uint8_t *p = *out;
+        for (size_t i = 0; i < n; i += 4) {
+            uint8_t r = p[i];
+            p[i] = p[i + 2];
+            p[i + 2] = r;
+        }
+    }
     return n;
 }
 

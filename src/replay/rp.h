@@ -163,6 +163,7 @@ typedef struct rp_ctx {
      * (wip15/readstate.h W15_RS_*), asked once */
     uint32_t read_caps;
     int read_caps_known;
+    int bgra_read;          /* frames.c: glReadPixels takes GL_BGRA (set with read_caps) */
     void *timing;       /* rtiming.c: timer queries of this context */
 } rp_ctx_t;
 

@@ -166,6 +166,12 @@ void w15_config_load(void)
         else
             w15_msg("%s=%s: expected auto, uffd, protect or compare; using auto", W15_ENV_MAPS, v);
     }
+    if ((v = getenv(W15_ENV_FRAME_READ)) && *v) {
+        if (!strcasecmp(v, "readback"))
+            w15_cfg.frame_readback = 1;
+        else if (strcasecmp(v, "auto"))
+            w15_msg("%s=%s: expected auto or readback; using auto", W15_ENV_FRAME_READ, v);
+    }
     if ((v = getenv(W15_ENV_FRAME_DIGESTS)) && *v) {
         char *end;
         long n = strtol(v, &end, 10);

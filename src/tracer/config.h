@@ -31,6 +31,8 @@ typedef struct w15_config {
     int maps_no_uffd;       /* WIP15_MAPS=protect: page protection only, not the kernel's
                              * write tracking (userfaultfd, maps.c) even where it exists */
     int maps_uffd;          /* WIP15_MAPS=uffd: asked for by name (say so when missing) */
+    int frame_readback;     /* WIP15_FRAME_READ=readback: frame digests always read back, never
+                             * taken from the image a software driver shows (present.h) */
     int readback_data;      /* WIP15_READBACK_DATA: read-back bytes kept besides their digest (default off) */
     char *status_dir;       /* WIP15_STATUS_DIR (set by `wip15 trace`), NULL */
     int launched;           /* started by `wip15 trace` (it prints the summary) */

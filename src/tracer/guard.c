@@ -153,6 +153,25 @@ int w15_guard_feed(const void *src, size_t n, void *scratch, size_t scratch_n,
 #endif
 }
 
+int w15_guard_call(const void *lo, size_t n, void (*fn)(void *arg), void *arg)
+{
+    w15_thread_t *t = w15_tls;
+    if (!t) {
+        fn(arg);
+        return 0;
+    }
+    w15_guard_t *g = guard_of(t);
+    int e = errno;
+    if (sigsetjmp(g->env, 0)) {
+        errno = e;
+        return -1;
+    }
+    arm(g, lo, n);
+    fn(arg);
+    disarm(g);
+    return 0;
+}
+
 int w15_guard_equal(const void *p, const void *q, size_t n)
 {
     w15_thread_t *t = w15_tls;

@@ -39,6 +39,12 @@ int w15_guard_copy(void *dst, const void *src, size_t n);
 int w15_guard_feed(const void *src, size_t n, void *scratch, size_t scratch_n,
                    void (*fn)(void *arg, const void *bytes, size_t k), void *arg);
 
+/* Run fn(arg), which reads only the n bytes of memory at lo (in place:
+ * memory the process holds that GL drivers write, not the program's
+ * arguments), under the guard.  0, or -1 when reading faulted (fn did not
+ * finish).  Keeps errno. */
+int w15_guard_call(const void *lo, size_t n, void (*fn)(void *arg), void *arg);
+
 /* Whether the n bytes of the program's memory at p equal the n bytes at
  * q (the tracer's own memory): 1 equal, 0 not, -1 when reading p faulted.
  * Keeps errno. */

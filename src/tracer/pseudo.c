@@ -52,6 +52,32 @@ int w15_pseudo_end(w15_thread_t *t)
     return 0;
 }
 
+int w15_pseudo_end_before_call(w15_thread_t *t)
+{
+    w15_buf_t *b = &t->buf;
+    size_t cs = t->call_start, ps = t->pseudo_start;
+    if (b->failed || w15_buf_reserve(b, 4)) {
+        w15_pseudo_cancel(t);
+        w15_fail("out of memory while recording captured memory; recording stopped");
+        return -1;
+    }
+    w15_put_u32(b, 0);
+    size_t n = b->len - ps;
+    uint8_t op[256];
+    if (ps < cs || n > sizeof op) {
+        w15_pseudo_cancel(t);
+        return -1;
+    }
+    memcpy(op, b->data + ps, n);
+    memmove(b->data + cs + n, b->data + cs, ps - cs);
+    memcpy(b->data + cs, op, n);
+    for (size_t i = b->nblobs; i > 0 && b->blobs[i - 1] >= cs; i--)
+        b->blobs[i - 1] += (uint32_t)n;
+    t->call_start = cs + n;
+    __atomic_store_n(&b->committed, cs + n, __ATOMIC_RELEASE);
+    return 0;
+}
+
 void w15_pseudo_cancel(w15_thread_t *t)
 {
     t->buf.len = t->pseudo_start;

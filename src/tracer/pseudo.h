@@ -32,6 +32,15 @@ int w15_pseudo_begin(w15_thread_t *t, uint32_t id, size_t reserve);
  * Returns 0, or -1 when out of memory (the pseudo-call is dropped whole and
  * recording stops). */
 int w15_pseudo_end(w15_thread_t *t);
+/* End the pseudo-call begun last while the current call was being encoded
+ * (its bytes from t->call_start written, not committed: between
+ * w15_capture_extras and the call's commit), and move it in front of
+ * that call, which stays uncommitted: the call's start and the offsets of
+ * its blobs move past it.  For what is learnt only while the real call
+ * runs but must precede it in the trace (a frame digest taken during the
+ * swap).  At most 256 bytes of pseudo-call.  Returns 0, or -1 (out of
+ * memory, or too long: dropped whole). */
+int w15_pseudo_end_before_call(w15_thread_t *t);
 /* Drop the pseudo-call begun last (a read of program memory failed, ...). */
 void w15_pseudo_cancel(w15_thread_t *t);
 

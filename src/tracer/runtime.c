@@ -12,6 +12,7 @@
 #include "recorder.h"
 #include "resolve.h"
 #include "state.h"
+#include "surfaces.h"
 #include "thread.h"
 #include "timing.h"
 #include "tracefile.h"
@@ -103,6 +104,7 @@ void w15_shutdown(void)
     w15_threads_collect(1);
     w15_output_stop();  /* writes the queue, converting its timing records */
     w15_timing_stop();
+    w15_surfaces_report();
     w15_tracefile_report_end(w15_fail_reason());
     atomic_store(&w15_state, W15_ST_OFF);
     errno = e;

@@ -54,6 +54,7 @@
 #include "context.h"
 #include "fhash.h"
 #include "log.h"
+#include "present.h"
 #include "pseudo.h"
 #include "resolve.h"
 #include "state.h"
@@ -99,7 +100,21 @@ typedef struct surf {
     uint8_t *pix;          /* one strip of rows */
     size_t pixcap;
     w15_fhash_t *hash;
+    /* frame digests from the image the driver shows (present.h) */
+    int put_mode;          /* 0 not known yet, 1 taken from it, -1 read back */
+    int put_agreed;        /* frames whose two digests agreed */
+    int put_armed;         /* the swap under way: 0, PUT_TRUST, PUT_VERIFY */
+    uint32_t put_since;    /* frames taken from it since the last verification */
+    uint64_t put_frame;    /* the frame the swap under way ends */
+    uint64_t rp_digest;    /* PUT_VERIFY: the digest glReadPixels gave */
 } surf_t;
+
+enum { PUT_TRUST = 1, PUT_VERIFY = 2 };
+/* frame digests written: read back, taken from the images shown */
+static _Atomic uint64_t n_read, n_shown;
+/* Frames whose digests must agree before the driver's image stands for
+ * glReadPixels, and how often that is checked again afterwards. */
+enum { PUT_AGREE = 2, PUT_RECHECK = 256 };
 
 /* Bytes of one strip of a frame digest's read (fits the L2 cache). */
 #define STRIP_BYTES ((size_t)192 << 10)
@@ -140,7 +155,7 @@ static void forget_locked(void *handle)
 
 /* Write pseudo-call `id` with scalar arguments v[0..n), each encoded as the
  * table declares it (base, group).  0 or -1. */
-static int put_pseudo(w15_thread_t *t, uint32_t id, const uint64_t *v, uint32_t n)
+static int put_pseudo_at(w15_thread_t *t, uint32_t id, const uint64_t *v, uint32_t n, int before_call)
 {
     const w15_func_sig_t *f = &w15_funcs[id];
     const w15_param_sig_t *ps = &w15_params[f->first_param];
@@ -168,7 +183,12 @@ static int put_pseudo(w15_thread_t *t, uint32_t id, const uint64_t *v, uint32_t 
         if (ps[i].group != W15_NO_GROUP)
             w15_put_u32(b, ps[i].group);
     }
-    return w15_pseudo_end(t);
+    return before_call ? w15_pseudo_end_before_call(t) : w15_pseudo_end(t);
+}
+
+static int put_pseudo(w15_thread_t *t, uint32_t id, const uint64_t *v, uint32_t n)
+{
+    return put_pseudo_at(t, id, v, n, 0);
 }
 
 static void write_config(w15_thread_t *t, surf_t *s)
@@ -722,11 +742,13 @@ static void rs_functions(uint32_t caps, w15_rs_gl_t *gl)
         gl->BindFramebuffer = REAL(glBindFramebuffer, void (*)(unsigned, unsigned));
 }
 
-static void frame_digest(w15_thread_t *t, surf_t *s)
+/* The digest of the frame the swap shows, read back and written; 1 with
+ * it in *digest, else 0. */
+static int frame_digest(w15_thread_t *t, surf_t *s, uint64_t *digest)
 {
     int w = s->w, h = s->h;
     if (w <= 0 || h <= 0 || (t->ctx && t->ctx->in_begin))
-        return; /* no query is legal between glBegin and glEnd */
+        return 0; /* no query is legal between glBegin and glEnd */
     if (!s->caps_known) {
         s->caps = caps_of();
         s->caps_known = 1;
@@ -743,11 +765,13 @@ static void frame_digest(w15_thread_t *t, surf_t *s)
     if (!s->rbpp) {
         uint32_t f = GL_RGBA_, ty = GL_UNSIGNED_BYTE_, bpp = 4;
         const uint64_t *v = s->cfg;
-        if ((caps & W15_RS_DESKTOP) && s->have_cfg && v[A_RED] == 8 && v[A_GREEN] == 8 && v[A_BLUE] == 8 &&
-            v[A_ALPHA] == 8) {
+        if (s->have_cfg && v[A_RED] == 8 && v[A_GREEN] == 8 && v[A_BLUE] == 8 && v[A_ALPHA] == 8 &&
+            ((caps & W15_RS_DESKTOP) || w15_context_has_ext("GL_EXT_read_format_bgra"))) {
             /* X11's 32-bit visuals are B8G8R8A8 in memory, and Mesa reads
              * them without a conversion only as GL_BGRA (4x faster on
-             * llvmpipe), though it names GL_RGBA as its preferred format */
+             * llvmpipe), though it names GL_RGBA as its preferred format;
+             * it is also the order of the image a software driver shows
+             * (present.h).  GLES reads it with GL_EXT_read_format_bgra. */
             f = GL_BGRA_;
         } else if (caps & W15_RS_IMPL_FMT) {
             uint32_t f2 = (uint32_t)w15_context_get_int(GL_IMPLEMENTATION_COLOR_READ_FORMAT_, 0);
@@ -799,10 +823,99 @@ static void frame_digest(w15_thread_t *t, surf_t *s)
     errno = e;
 
     if (!ok)
-        return;
+        return 0;
+    *digest = w15_fhash_digest(s->hash);
     uint64_t v[6] = { atomic_load_explicit(&w15_frame, memory_order_relaxed), (uint64_t)(int64_t)w,
-                      (uint64_t)(int64_t)h, s->rfmt, s->rtype, w15_fhash_digest(s->hash) };
-    put_pseudo(t, W15F_wip15FrameDigest, v, 6);
+                      (uint64_t)(int64_t)h, s->rfmt, s->rtype, *digest };
+    if (put_pseudo(t, W15F_wip15FrameDigest, v, 6))
+        return 0;
+    atomic_fetch_add_explicit(&n_read, 1, memory_order_relaxed);
+    return 1;
+}
+
+/* Whether the frame's digest may come from the image the driver shows:
+ * a double-buffered drawable read as GL_BGRA bytes, whose size is known. */
+static int put_eligible(const surf_t *s)
+{
+    return s->put_mode >= 0 && !w15_cfg.frame_readback && s->dbl == 1 && s->rfmt == GL_BGRA_ && s->rtype == GL_UNSIGNED_BYTE_ &&
+           s->w > 0 && s->h > 0;
+}
+
+/* Before the swap: a digest for this frame, read back (then, while the
+ * driver's image is not known to give the same, hashed from it too, to
+ * compare) or taken from the driver's image during the swap. */
+static void digest_frame(w15_thread_t *t, surf_t *s)
+{
+    s->put_armed = 0;
+    void *dpy = s->kind == K_GLX ? s->dpy : NULL;
+    if (s->put_mode == 1 && put_eligible(s) && ++s->put_since < PUT_RECHECK) {
+        s->put_frame = atomic_load_explicit(&w15_frame, memory_order_relaxed);
+        w15_present_expect(t, dpy, s->w, s->h);
+        s->put_armed = PUT_TRUST;
+        return;
+    }
+    uint64_t d;
+    if (frame_digest(t, s, &d) && put_eligible(s)) {
+        s->rp_digest = d;
+        s->put_since = 0;
+        w15_present_expect(t, dpy, s->w, s->h);
+        s->put_armed = PUT_VERIFY;
+    }
+}
+
+void w15_surfaces_report(void)
+{
+    uint64_t r = atomic_load(&n_read), sh = atomic_load(&n_shown);
+    if (w15_cfg.frame_digests && r + sh)
+        w15_info("%llu frame digests: %llu from the images shown, %llu read back", (unsigned long long)(r + sh),
+                 (unsigned long long)sh, (unsigned long long)r);
+}
+
+void w15_surfaces_extras(w15_thread_t *t)
+{
+    surf_t *s = surf_of(t->ctx, 0);
+    if (!s || !s->put_armed)
+        return;
+    int armed = s->put_armed;
+    s->put_armed = 0;
+    uint64_t d;
+    int got = w15_present_take(t, &d);
+    if (armed == PUT_TRUST) {
+        if (got) {
+            uint64_t v[6] = { s->put_frame, (uint64_t)(int64_t)s->w, (uint64_t)(int64_t)s->h, s->rfmt, s->rtype,
+                              d };
+            if (put_pseudo_at(t, W15F_wip15FrameDigest, v, 6, 1) == 0)
+                atomic_fetch_add_explicit(&n_shown, 1, memory_order_relaxed);
+            return;
+        }
+        static int warned;
+        if (!warned) {
+            warned = 1;
+            w15_msg("frame %llu was not shown as the image of %dx%d pixels it was taken from so far: it has no "
+                    "frame digest, and later frames are read back",
+                    (unsigned long long)s->put_frame, s->w, s->h);
+        }
+        s->put_mode = -1;
+        return;
+    }
+    if (got && d == s->rp_digest) {
+        if (s->put_mode == 0 && ++s->put_agreed >= PUT_AGREE)
+            s->put_mode = 1;
+        return;
+    }
+    if (s->put_mode == 1 && got) {
+        /* they agreed before and do no longer: the frames since the last
+         * check may not be what glReadPixels would have read */
+        static int warned;
+        if (!warned) {
+            warned = 1;
+            w15_msg("the image shown for frame %llu differs from the frame read back: frame digests of the %u "
+                    "frames before it may not match a replay; later frames are read back",
+                    (unsigned long long)atomic_load_explicit(&w15_frame, memory_order_relaxed),
+                    (unsigned)PUT_RECHECK - 1);
+        }
+    }
+    s->put_mode = -1;
 }
 
 /* ------------------------------------------------------------ the hooks */
@@ -868,7 +981,7 @@ void w15_surfaces_pre(w15_thread_t *t, uint32_t id, uint32_t flags, const w15_sl
             check_frame(t, s, 0);
         if (w15_cfg.frame_digests && s->read == s->draw && !s->pending &&
             atomic_load_explicit(&w15_frame, memory_order_relaxed) % w15_cfg.frame_digests == 0)
-            frame_digest(t, s);
+            digest_frame(t, s);
         return;
     }
     if (flags & W15_FN_MAKE_CURRENT) {
@@ -911,6 +1024,12 @@ void w15_surfaces_post(w15_thread_t *t, uint32_t id, uint32_t flags, const w15_s
     }
     if (flags & W15_FN_FRAME_END) {
         surf_t *s = surf_of(t->ctx, 0);
+        if (s && s->put_armed) {
+            /* the call was not recorded (w15_surfaces_extras did not run) */
+            uint64_t d;
+            w15_present_take(t, &d);
+            s->put_armed = 0;
+        }
         if (s && s->draw && drawable_arg(&args[1]) == s->draw)
             s->pending = 1; /* the next frame's size is checked */
         return;

@@ -6,7 +6,8 @@
  * before each swap, every state it touches restored).  Writes the
  * pseudo-calls wip15ContextConfig, wip15DrawableSize and wip15FrameDigest
  * (docs/FORMAT.md).  Its per-context state hangs from w15_ctx_t.surfaces.
- * May use pseudo, context, resolve, thread, state, config, fhash and log.  Must
+ * May use pseudo, context, resolve, thread, state, config, fhash, present
+ * and log.  Must
  * never use record, capture, arrays or maps. */
 #ifndef W15_SURFACES_H
 #define W15_SURFACES_H
@@ -18,6 +19,14 @@
 
 /* Before a FRAME_END, MAKE_CURRENT, CONTEXT_CREATE or CONTEXT_DESTROY call. */
 void w15_surfaces_pre(w15_thread_t *t, uint32_t id, uint32_t flags, const w15_slot_t *args, int rec);
+/* At a recorded FRAME_END call, after the real call and before the call
+ * is committed (w15_capture_extras): the frame digest taken from the image
+ * the driver showed during the swap (present.h), written in front of the
+ * call. */
+void w15_surfaces_extras(w15_thread_t *t);
+/* At the end (informational): how many frame digests were written, and
+ * how many of them were taken from the images shown. */
+void w15_surfaces_report(void);
 /* After one (t->ctx is already the new current context after a
  * MakeCurrent). */
 void w15_surfaces_post(w15_thread_t *t, uint32_t id, uint32_t flags, const w15_slot_t *args,

@@ -207,6 +207,7 @@ static void thread_exit(void *p)
     free(t->gpu);
     free(t->cmem_slots);
     free(t->rb_hash);
+    free(t->pr_hash);
     free(t);
     errno = e;
 }

@@ -57,6 +57,12 @@ typedef struct w15_thread {
     void *gpu;                  /* timing.c: GPU timer queries of the current context (malloc'd) */
     void *cmem_slots;           /* arrays.c: client memory written recently (malloc'd) */
     void *rb_hash;              /* record.c: read-back digests' hash state (fhash.h; free()) */
+    /* present.c: the image of the swap under way to hash (present.h) */
+    void *pr_dpy;
+    int32_t pr_w, pr_h;
+    uint32_t pr_state;          /* 0 none, 1 expected, 2 hashed */
+    uint64_t pr_digest;
+    void *pr_hash;              /* its hash state (fhash.h; free()) */
     uint32_t group_depth;       /* timing.c: open named scopes (debug groups) */
     uint32_t wtf_frame;         /* timing.c: number of this thread's open frame (per zone) */
     uint64_t t_first;           /* timing.c: ticks at the thread's first GL call (frame 0 starts) */

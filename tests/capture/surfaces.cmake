@@ -145,6 +145,24 @@ if(W15SF_GL_FOUND AND W15SF_X11_FOUND)
   add_test(NAME capture.surfaces.glx.core.every3_from2
            COMMAND ${_sf_check} --digests --every 3 --from 2 -- $<TARGET_FILE:capture_surfaces_glx> --ctx core
                    --frames 8)
+  # --shown: the digests of a double-buffered RGBA8 window come from the
+  # image Mesa's software driver shows (src/tracer/present.c) once the
+  # first two agreed with glReadPixels; the check still compares every one
+  # with the program's own read of the frame
+  foreach(_c "compat.shown|--ctx compat --attr alpha=8 --frames 12"
+             "core.shown_msaa_resize|--ctx core --attr alpha=8,samples=4 --resize 64x48 --frames 12"
+             "compat.shown_rebind|--ctx compat --attr alpha=8 --rebind --resize 72x44 --frames 12")
+    string(REPLACE "|" ";" _c "${_c}")
+    list(GET _c 0 _name)
+    list(GET _c 1 _args)
+    separate_arguments(_a UNIX_COMMAND "${_args}")
+    add_test(NAME capture.surfaces.glx.${_name}
+             COMMAND ${_sf_check} --digests --shown 10 -- $<TARGET_FILE:capture_surfaces_glx> ${_a})
+    if(_sf_env)
+      set_tests_properties(capture.surfaces.glx.${_name} PROPERTIES ENVIRONMENT "${_sf_env}")
+    endif()
+    w15_sanitize(capture.surfaces.glx.${_name})
+  endforeach()
   # no digests: none in the trace, the rest as before
   add_test(NAME capture.surfaces.glx.compat.no_digests
            COMMAND ${_sf_check} -- $<TARGET_FILE:capture_surfaces_glx> --ctx compat --resize 80x60)
@@ -172,6 +190,20 @@ if(W15SF_EGL_FOUND AND W15SF_X11_FOUND)
     _sf_add(surfaces_egl egl.${_case} "${_args}" ${_extra})
     math(EXPR _i "${_i} + 2")
   endwhile()
+  # --shown on X11: the image goes through xcb_put_image
+  add_test(NAME capture.surfaces.egl.x11.es2.shown
+           COMMAND ${_sf_check} --digests --shown 10 -- $<TARGET_FILE:capture_surfaces_egl> --x11 --api es2
+                   --attr alpha=8 --resize 45x45 --frames 12)
+  set_tests_properties(capture.surfaces.egl.x11.es2.shown PROPERTIES
+                       ENVIRONMENT "${_sf_env};MESA_GLES_VERSION_OVERRIDE=2.0")
+  add_test(NAME capture.surfaces.egl.x11.core.shown
+           COMMAND ${_sf_check} --digests --shown 10 -- $<TARGET_FILE:capture_surfaces_egl> --x11 --api core
+                   --attr alpha=8 --frames 12)
+  if(_sf_env)
+    set_tests_properties(capture.surfaces.egl.x11.core.shown PROPERTIES ENVIRONMENT "${_sf_env}")
+  endif()
+  w15_sanitize(capture.surfaces.egl.x11.es2.shown)
+  w15_sanitize(capture.surfaces.egl.x11.core.shown)
   add_test(NAME capture.surfaces.egl.es3.from2
            COMMAND ${_sf_check} --digests --from 2 -- $<TARGET_FILE:capture_surfaces_egl> --api es3 --frames 6
                    --second 50x50)
@@ -190,9 +222,11 @@ else()
 endif()
 if(WIP15_SANITIZE)
   foreach(_t glx.compat.no_digests glx.core.from2 glx.legacy.from3 egl.es3.from2 glx.tamper.config glx.tamper.size glx.tamper.digest
-             egl.es3.no_digests egl.tamper.config egl.tamper.size egl.tamper.digest)
+             egl.es3.no_digests egl.tamper.config egl.tamper.size egl.tamper.digest
+             glx.compat.every3 glx.core.every3_from2 egl.es3.every2)
     if(TEST capture.surfaces.${_t})
       set_tests_properties(capture.surfaces.${_t} PROPERTIES ENVIRONMENT "${_sf_env}")
+      w15_sanitize(capture.surfaces.${_t})
     endif()
   endforeach()
 endif()

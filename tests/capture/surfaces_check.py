@@ -32,6 +32,7 @@ the check must then FAIL (this proves the test can fail; exit 0 when it did).
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -182,6 +183,9 @@ def main():
     ap.add_argument("--every", type=int, default=0,
                     help="with --digests: --frame-digests=N, a digest for frames 0, N, 2N, ... only")
     ap.add_argument("--tamper", choices=["config", "size", "digest"])
+    ap.add_argument("--shown", type=int, default=-1, metavar="N",
+                    help="with --digests: at least N of the frame digests must have been taken from the "
+                         "images the driver showed (the tracer's closing line says how many)")
     ap.add_argument("--from", dest="start", type=int, default=0,
                     help="record from frame N on (wip15 trace --frames N-)")
     ap.add_argument("cmd", nargs=argparse.REMAINDER)
@@ -191,7 +195,8 @@ def main():
         ap.error("no program")
     with tempfile.TemporaryDirectory(prefix="w15surf") as tmp:
         trace = os.path.join(tmp, "s.wip15")
-        tcmd = [o.wip15, "trace", "-q", "--timing", "off", "-o", trace]
+        # --shown reads the tracer's informational closing line
+        tcmd = [o.wip15, "trace"] + ([] if o.shown >= 0 else ["-q"]) + ["--timing", "off", "-o", trace]
         if o.digests:
             tcmd.append("--frame-digests=%d" % o.every if o.every else "--frame-digests")
         if o.start:
@@ -228,6 +233,14 @@ def main():
             return 0
         fail("the check passed on a tampered %s" % o.tamper)
     what = check(prog, calls, period, o.start)
+    if o.shown >= 0:
+        m = re.search(r"^wip15: (\d+) frame digests: (\d+) from the images shown, (\d+) read back$", p.stderr, re.M)
+        if not m:
+            fail("the tracer did not say how its frame digests were taken:\n" + p.stderr)
+        if int(m.group(2)) < o.shown:
+            fail("%s of %s frame digests taken from the images shown, fewer than %d" %
+                 (m.group(2), m.group(1), o.shown))
+        what += "; %s of %s digests from the images shown" % (m.group(2), m.group(1))
     if replay is not None:
         ndig = sum(1 for c in calls if c["function"] == "wip15FrameDigest")
         last = replay.stdout.strip().splitlines()[-1] if replay.stdout.strip() else ""

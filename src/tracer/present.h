@@ -1,0 +1,34 @@
+/* present.h -- the image a software GL driver sends to the X server when a
+ * frame is shown.  Mesa's software drivers (llvmpipe, softpipe) show a
+ * swapped back buffer by sending its pixels to the X server from their own
+ * memory: GLX with XShmPutImage (then XSync) or XPutImage, EGL on X11 with
+ * xcb_put_image.  Those three functions are interposed here and always
+ * forwarded unchanged; only while the calling thread is inside a swap
+ * that asked for it (w15_present_expect) is the image looked at: its
+ * pixels are hashed where the driver holds them, so a frame digest costs
+ * a pass over the frame instead of a glReadPixels copy and a pass
+ * (docs/PERFORMANCE.md "Frame digests").  After XShmPutImage the request
+ * is flushed first, so the X server copies the frame while it is hashed.
+ * Owns the per-thread request (w15_thread_t's pr_* fields) and those
+ * interposers.  May use thread, guard, fhash, resolve and log.  Must never
+ * use surfaces, context, record or capture: surfaces asks and decides
+ * whether a digest taken here may stand for the frame. */
+#ifndef W15_PRESENT_H
+#define W15_PRESENT_H
+
+#include <stdint.h>
+
+#include "thread.h"
+
+/* Before the real swap: the first image of at least w x h pixels, 32 bits
+ * per pixel in little-endian order, placed at (0, 0), that this thread
+ * then sends (to display dpy, when not NULL) is hashed as glReadPixels(0,
+ * 0, w, h, GL_BGRA, GL_UNSIGNED_BYTE) returns a buffer holding it: rows
+ * h-1 down to 0 of the image (the image is top-down), w * 4 bytes each,
+ * XXH3-64.  w and h positive. */
+void w15_present_expect(w15_thread_t *t, void *dpy, int w, int h);
+/* After it: 1 with the digest when such an image was hashed, else 0; the
+ * request ends either way. */
+int w15_present_take(w15_thread_t *t, uint64_t *digest);
+
+#endif
