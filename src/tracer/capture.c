@@ -40,7 +40,7 @@ void w15_capture_extras(w15_thread_t *t, uint32_t id, uint32_t flags, const w15_
     (void)id;
     (void)args;
     (void)ret;
-    if (flags & W15_FN_FRAME_END)
+    if (flags & (W15_FN_FRAME_END | W15_FN_VERTEX_DRAW | W15_FN_CONSUMES | W15_FN_CLEAR | W15_FN_DRAW))
         w15_surfaces_extras(t);
     if ((flags & W15_FN_SYNC_POINT) || ((flags & W15_FN_SHARED_ACCESS) && w15_ctx_several())) {
         t->gseq = atomic_fetch_add_explicit(&gseq_next, 1, memory_order_acq_rel);

@@ -22,22 +22,40 @@
 #include <dlfcn.h>
 #include <stdint.h>
 
-enum { PR_NONE = 0, PR_EXPECTED, PR_HASHED };
+enum { PR_NONE = 0, PR_ASKED, PR_DONE };
 
 void w15_present_expect(w15_thread_t *t, void *dpy, int w, int h)
 {
     t->pr_dpy = dpy;
     t->pr_w = w;
     t->pr_h = h;
-    t->pr_state = PR_EXPECTED;
+    t->pr_state = PR_ASKED;
 }
 
 int w15_present_take(w15_thread_t *t, uint64_t *digest)
 {
-    int got = t->pr_state == PR_HASHED;
+    int got = t->pr_state == PR_DONE;
     if (got)
         *digest = t->pr_digest;
     t->pr_state = PR_NONE;
+    return got;
+}
+
+void w15_present_watch(w15_thread_t *t, void *dpy, uint64_t drawable)
+{
+    t->pg_dpy = dpy;
+    t->pg_draw = drawable;
+    t->pg_state = PR_ASKED;
+}
+
+int w15_present_geometry(w15_thread_t *t, int *w, int *h)
+{
+    int got = t->pg_state == PR_DONE;
+    if (got) {
+        *w = t->pg_w;
+        *h = t->pg_h;
+    }
+    t->pg_state = PR_NONE;
     return got;
 }
 
@@ -78,7 +96,7 @@ static void hash_rows(void *arg)
  * swap expects it. */
 static void look(w15_thread_t *t, void *dpy, const void *data, size_t stride, int iw, int ih)
 {
-    if (t->pr_state != PR_EXPECTED || (t->pr_dpy && dpy != t->pr_dpy) || !data || iw < t->pr_w ||
+    if (t->pr_state != PR_ASKED || (t->pr_dpy && dpy != t->pr_dpy) || !data || iw < t->pr_w ||
         ih < t->pr_h || stride < (size_t)t->pr_w * 4)
         return;
     if (!t->pr_hash && !(t->pr_hash = w15_fhash_new()))
@@ -87,7 +105,7 @@ static void look(w15_thread_t *t, void *dpy, const void *data, size_t stride, in
     size_t span = (size_t)(r.h - 1) * stride + r.row;
     if (w15_guard_call(data, span, hash_rows, &r) == 0) {
         t->pr_digest = w15_fhash_digest(t->pr_hash);
-        t->pr_state = PR_HASHED;
+        t->pr_state = PR_DONE;
     }
 }
 
@@ -99,7 +117,26 @@ static int little_32(const XImage *im)
 typedef int (*shm_put_fn)(Display *, Drawable, GC, XImage *, int, int, int, int, unsigned, unsigned, Bool);
 typedef int (*put_fn)(Display *, Drawable, GC, XImage *, int, int, int, int, unsigned, unsigned);
 typedef int (*flush_fn)(Display *);
-static void *r_shm_put, *r_put, *r_flush, *r_xcb_put;
+typedef Status (*geometry_fn)(Display *, Drawable, Window *, int *, int *, unsigned *, unsigned *, unsigned *,
+                              unsigned *);
+static void *r_shm_put, *r_put, *r_flush, *r_xcb_put, *r_geometry;
+
+W15_EXPORT Status XGetGeometry(Display *dpy, Drawable d, Window *root, int *x, int *y, unsigned int *w,
+                               unsigned int *h, unsigned int *border, unsigned int *depth)
+{
+    geometry_fn f = (geometry_fn)real_fn(&r_geometry, "XGetGeometry", "libX11.so.6");
+    if (!f)
+        return 0;
+    Status r = f(dpy, d, root, x, y, w, h, border, depth);
+    w15_thread_t *t = w15_tls;
+    if (W15_UNLIKELY(t && t->pg_state != PR_NONE) && r && w && h && dpy == t->pg_dpy && d == t->pg_draw &&
+        *w > 0 && *h > 0 && *w <= 0x7fffffff && *h <= 0x7fffffff) {
+        t->pg_w = (int32_t)*w;
+        t->pg_h = (int32_t)*h;
+        t->pg_state = PR_DONE;
+    }
+    return r;
+}
 
 W15_EXPORT Bool XShmPutImage(Display *dpy, Drawable d, GC gc, XImage *im, int sx, int sy, int dx, int dy,
                             unsigned int w, unsigned int h, Bool send_event)
@@ -109,7 +146,7 @@ W15_EXPORT Bool XShmPutImage(Display *dpy, Drawable d, GC gc, XImage *im, int sx
         return False;
     Bool r = (Bool)f(dpy, d, gc, im, sx, sy, dx, dy, w, h, send_event);
     w15_thread_t *t = w15_tls;
-    if (W15_UNLIKELY(t && t->pr_state == PR_EXPECTED) && r && little_32(im) && !sx && !sy && !dx && !dy) {
+    if (W15_UNLIKELY(t && t->pr_state == PR_ASKED) && r && little_32(im) && !sx && !sy && !dx && !dy) {
         flush_fn fl = (flush_fn)real_fn(&r_flush, "XFlush", "libX11.so.6");
         if (fl)
             fl(dpy);
@@ -126,7 +163,7 @@ W15_EXPORT int XPutImage(Display *dpy, Drawable d, GC gc, XImage *im, int sx, in
         return 0;
     int r = f(dpy, d, gc, im, sx, sy, dx, dy, w, h);
     w15_thread_t *t = w15_tls;
-    if (W15_UNLIKELY(t && t->pr_state == PR_EXPECTED) && little_32(im) && !sx && !sy && !dx && !dy)
+    if (W15_UNLIKELY(t && t->pr_state == PR_ASKED) && little_32(im) && !sx && !sy && !dx && !dy)
         look(t, dpy, im->data, (size_t)im->bytes_per_line, (int)w, (int)h);
     return r;
 }
@@ -150,7 +187,7 @@ W15_EXPORT w15_xcb_cookie_t xcb_put_image(void *c, uint8_t format, uint32_t draw
     w15_xcb_cookie_t r = f(c, format, drawable, gc, width, height, dst_x, dst_y, left_pad, depth, data_len, data);
     w15_thread_t *t = w15_tls;
     /* a 32-bit Z pixmap covers width * height * 4 bytes, rows packed */
-    if (W15_UNLIKELY(t && t->pr_state == PR_EXPECTED) && format == XCB_Z_PIXMAP && !left_pad && !dst_x &&
+    if (W15_UNLIKELY(t && t->pr_state == PR_ASKED) && format == XCB_Z_PIXMAP && !left_pad && !dst_x &&
         !dst_y && (depth == 24 || depth == 32) && data_len == (uint32_t)width * height * 4u)
         look(t, NULL, data, (size_t)width * 4, width, height);
     return r;

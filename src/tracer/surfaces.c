@@ -107,6 +107,8 @@ typedef struct surf {
     uint32_t put_since;    /* frames taken from it since the last verification */
     uint64_t put_frame;    /* the frame the swap under way ends */
     uint64_t rp_digest;    /* PUT_VERIFY: the digest glReadPixels gave */
+    int geo_armed;         /* the call under way may tell draw's size (present.h): taken in
+                            * w15_surfaces_extras */
 } surf_t;
 
 enum { PUT_TRUST = 1, PUT_VERIFY = 2 };
@@ -591,25 +593,37 @@ static int egl_size(void *dpy, uint64_t d, int *w, int *h)
     return qs(dpy, (void *)(uintptr_t)d, EGL_WIDTH_, w) && qs(dpy, (void *)(uintptr_t)d, EGL_HEIGHT_, h);
 }
 
-/* Drawable (kind, d) is w x h: wip15DrawableSize when that is news. */
-static void note_size(w15_thread_t *t, int kind, uint64_t d, int w, int h)
+/* Drawable (kind, d) is w x h: wip15DrawableSize when that is news (in
+ * front of the call being encoded when `before_call`). */
+static void note_size_at(w15_thread_t *t, int kind, uint64_t d, int w, int h, int before_call)
 {
     if (dsize_changed(kind, d, w, h)) {
         uint64_t v[3] = { d, (uint64_t)(int64_t)w, (uint64_t)(int64_t)h };
-        if (put_pseudo(t, W15F_wip15DrawableSize, v, 3))
+        if (put_pseudo_at(t, W15F_wip15DrawableSize, v, 3, before_call))
             dsize_changed(kind, d, 0, 0); /* not written: write it next time */
     }
 }
 
+static void note_size(w15_thread_t *t, int kind, uint64_t d, int w, int h)
+{
+    note_size_at(t, kind, d, w, h, 0);
+}
+
 /* Check drawable d's size (the thread's current context's, kind s->kind)
  * and write wip15DrawableSize when it is news.  Returns 1 with *w, *h. */
-static int check_drawable(w15_thread_t *t, surf_t *s, uint64_t d, int safe_only, int *w, int *h)
+static int check_drawable_at(w15_thread_t *t, surf_t *s, uint64_t d, int safe_only, int *w, int *h,
+                             int before_call)
 {
     int ok = s->kind == K_GLX ? glx_size(s->dpy, d, safe_only, w, h) : egl_size(s->dpy, d, w, h);
     if (!ok)
         return 0;
-    note_size(t, s->kind, d, *w, *h);
+    note_size_at(t, s->kind, d, *w, *h, before_call);
     return 1;
+}
+
+static int check_drawable(w15_thread_t *t, surf_t *s, uint64_t d, int safe_only, int *w, int *h)
+{
+    return check_drawable_at(t, s, d, safe_only, w, h, 0);
 }
 
 /* MakeCurrent of a GLX drawable whose size was written before: that size
@@ -660,14 +674,35 @@ static void recheck_take(w15_thread_t *t, surf_t *s, int rec)
 }
 
 /* The per-frame check of the draw drawable. */
-static void check_frame(w15_thread_t *t, surf_t *s, int safe_only)
+static void check_frame_at(w15_thread_t *t, surf_t *s, int safe_only, int before_call)
 {
     int w = 0, h = 0;
-    if (check_drawable(t, s, s->draw, safe_only, &w, &h)) {
+    if (check_drawable_at(t, s, s->draw, safe_only, &w, &h, before_call)) {
         s->w = w;
         s->h = h;
         s->pending = 0;
     }
+}
+
+static void check_frame(w15_thread_t *t, surf_t *s, int safe_only)
+{
+    check_frame_at(t, s, safe_only, 0);
+}
+
+/* The size the driver asked the X server for during the call under way
+ * (present.h), when it asked: the drawable's size is then known without a
+ * round trip of ours.  1 with it noted (in front of the call being encoded
+ * when `before_call`), else 0. */
+static int driver_size(w15_thread_t *t, surf_t *s, int before_call)
+{
+    int w, h;
+    if (!w15_present_geometry(t, &w, &h))
+        return 0;
+    s->w = w;
+    s->h = h;
+    s->pending = 0;
+    note_size_at(t, K_GLX, s->draw, w, h, before_call);
+    return 1;
 }
 
 /* ------------------------------------------------------------ frame digests */
@@ -874,6 +909,13 @@ void w15_surfaces_report(void)
 void w15_surfaces_extras(w15_thread_t *t)
 {
     surf_t *s = surf_of(t->ctx, 0);
+    if (s && s->geo_armed) {
+        /* the frame's first drawing call: its size, from the driver's
+         * question or asked now, goes in front of it */
+        s->geo_armed = 0;
+        if (!driver_size(t, s, 1))
+            check_frame_at(t, s, 1, 1);
+    }
     if (!s || !s->put_armed)
         return;
     int armed = s->put_armed;
@@ -987,6 +1029,8 @@ void w15_surfaces_pre(w15_thread_t *t, uint32_t id, uint32_t flags, const w15_sl
     if (flags & W15_FN_MAKE_CURRENT) {
         recheck_take(t, surf_of(t->ctx, 0), rec); /* before the drawable changes */
         mc_old = t->context;
+        if (rec && id != W15F_eglMakeCurrent && args[1].p)
+            w15_present_watch(t, (void *)args[0].p, drawable_arg(&args[1])); /* GLX: (dpy, draw, ...) */
         const w15_func_sig_t *f = &w15_funcs[id];
         void *ctx = f->context_param < f->nparams ? (void *)args[f->context_param].p : NULL;
         if (rec && ctx) {
@@ -1010,8 +1054,20 @@ void w15_surfaces_pre(w15_thread_t *t, uint32_t id, uint32_t flags, const w15_sl
         return;
     if (!s->cfg_written)
         write_config(t, s);
-    if (s->pending && s->draw && (s->kind == K_GLX || egl_clean))
+    if (s->geo_armed) {
+        /* armed for a call whose extras did not run (not recorded) */
+        int w, h;
+        w15_present_geometry(t, &w, &h);
+        s->geo_armed = 0;
+    }
+    if (s->pending && s->draw && s->kind == K_GLX) {
+        /* the driver validates the drawable in this call: its size is
+         * taken in w15_surfaces_extras, asked there only if it did not */
+        w15_present_watch(t, s->dpy, s->draw);
+        s->geo_armed = 1;
+    } else if (s->pending && s->draw && egl_clean) {
         check_frame(t, s, 1);
+    }
 }
 
 void w15_surfaces_post(w15_thread_t *t, uint32_t id, uint32_t flags, const w15_slot_t *args,
@@ -1047,7 +1103,10 @@ void w15_surfaces_post(w15_thread_t *t, uint32_t id, uint32_t flags, const w15_s
             context_destroyed((void *)args[1].p);
         return;
     }
-    if (!(flags & W15_FN_MAKE_CURRENT) || !ret || !ret->u)
+    if (!(flags & W15_FN_MAKE_CURRENT))
+        return;
+    int geo_w, geo_h, geo = w15_present_geometry(t, &geo_w, &geo_h); /* the watch ends here */
+    if (!ret || !ret->u)
         return;
     void *old = mc_old;
     mc_old = NULL;
@@ -1061,10 +1120,17 @@ void w15_surfaces_post(w15_thread_t *t, uint32_t id, uint32_t flags, const w15_s
         s->w = s->h = 0;
         s->pending = 1;
         if (rec && s->draw) {
-            if (recheck_send(s))
+            if (geo && s->kind == K_GLX) {
+                /* the size the driver asked for inside the MakeCurrent */
+                s->w = geo_w;
+                s->h = geo_h;
                 s->pending = 0;
-            else
+                note_size(t, K_GLX, s->draw, geo_w, geo_h);
+            } else if (recheck_send(s)) {
+                s->pending = 0;
+            } else {
                 check_frame(t, s, 0);
+            }
             int w, h;
             if (s->read && s->read != s->draw)
                 check_drawable(t, s, s->read, 0, &w, &h);

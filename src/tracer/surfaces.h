@@ -19,10 +19,12 @@
 
 /* Before a FRAME_END, MAKE_CURRENT, CONTEXT_CREATE or CONTEXT_DESTROY call. */
 void w15_surfaces_pre(w15_thread_t *t, uint32_t id, uint32_t flags, const w15_slot_t *args, int rec);
-/* At a recorded FRAME_END call, after the real call and before the call
- * is committed (w15_capture_extras): the frame digest taken from the image
- * the driver showed during the swap (present.h), written in front of the
- * call. */
+/* At a recorded FRAME_END, VERTEX_DRAW, CONSUMES, CLEAR or DRAW call,
+ * after the real call and before the call is committed
+ * (w15_capture_extras): what was learnt while it ran, written in front of
+ * it: the frame digest taken from the image the driver showed during the
+ * swap, the drawable's size the driver asked for in a frame's first
+ * drawing call (present.h). */
 void w15_surfaces_extras(w15_thread_t *t);
 /* At the end (informational): how many frame digests were written, and
  * how many of them were taken from the images shown. */

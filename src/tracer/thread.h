@@ -60,9 +60,14 @@ typedef struct w15_thread {
     /* present.c: the image of the swap under way to hash (present.h) */
     void *pr_dpy;
     int32_t pr_w, pr_h;
-    uint32_t pr_state;          /* 0 none, 1 expected, 2 hashed */
+    uint32_t pr_state;          /* 0 none, 1 asked for, 2 hashed */
     uint64_t pr_digest;
     void *pr_hash;              /* its hash state (fhash.h; free()) */
+    /* present.c: the drawable whose size the driver may ask for */
+    void *pg_dpy;
+    uint64_t pg_draw;
+    int32_t pg_w, pg_h;
+    uint32_t pg_state;          /* 0 none, 1 watching, 2 seen */
     uint32_t group_depth;       /* timing.c: open named scopes (debug groups) */
     uint32_t wtf_frame;         /* timing.c: number of this thread's open frame (per zone) */
     uint64_t t_first;           /* timing.c: ticks at the thread's first GL call (frame 0 starts) */
