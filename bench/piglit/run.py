@@ -4,6 +4,7 @@
   python3 bench/piglit/run.py [--build DIR] [--rounds N] [--jobs J]
                               [--only REGEX ...] [--list FILE] [--no-apitrace]
                               [--decompose] [--top N] [--configs A,B,...]
+                              [--chunk K] [--save FILE]
 
 Runs the whole piglit list (tests/piglit/quick.list, 2 jobs) once per
 configuration and round, the configurations interleaved within each round:
@@ -28,6 +29,15 @@ extra time goes (each through `env`, whose exec is the first of them):
 defaults and --decompose.  Odd rounds run them in reverse order: the
 machine drifts within a round, and a fixed order made the later
 configurations look dearer (docs/PERFORMANCE.md, "Correction").
+
+With --chunk K the configurations are interleaved K tests at a time
+instead of pass by pass: every configuration runs the same K tests before
+the next K (order rotated per chunk), and a configuration's pass is the
+sum of its chunks.  This VM's speed drifts by up to 30 % within an hour,
+and passes half a minute apart measured the drift (one run's rounds
+ranged 1.03-1.30x); chunks seconds apart cancel it (docs/PERFORMANCE.md,
+"Start-up, short programs").  --save FILE writes every pass's per-test
+seconds, CPU seconds (each run's own, from wait4) and trace bytes as JSON.
 
 With --top N it also lists, per traced configuration, the N tests that
 took the most time over native (medians over the rounds), so a suite's

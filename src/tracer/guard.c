@@ -98,25 +98,40 @@ __attribute__((no_sanitize("address"), noinline)) static int raw_equal(const voi
 #define raw_equal(p, q, n) (memcmp((p), (q), (n)) == 0)
 #endif
 
+/* Run STMT with [lo, lo + n) armed, in the calling function's frame (the
+ * sigsetjmp point must stay live while STMT runs): 0, or -1 when a read in
+ * it faulted.  Threads without tracer state run STMT unguarded. */
+#define GUARDED(lo, n, STMT)                                                                                \
+    ({                                                                                                      \
+        int r_ = 0;                                                                                         \
+        w15_thread_t *t_ = w15_tls;                                                                         \
+        if (!t_) {                                                                                          \
+            STMT;                                                                                           \
+        } else {                                                                                            \
+            w15_guard_t *g_ = guard_of(t_);                                                                 \
+            int e_ = errno;                                                                                 \
+            if (sigsetjmp(g_->env, 0)) {                                                                    \
+                errno = e_;                                                                                 \
+                r_ = -1;                                                                                    \
+            } else {                                                                                        \
+                arm(g_, (lo), (n));                                                                         \
+                STMT;                                                                                       \
+                disarm(g_);                                                                                 \
+            }                                                                                               \
+        }                                                                                                   \
+        r_;                                                                                                 \
+    })
+
 int w15_guard_copy(void *dst, const void *src, size_t n)
 {
-    w15_thread_t *t = w15_tls;
     if (!n)
         return 0;
-    if (!t) {
-        raw_copy(dst, src, n);
-        return 0;
-    }
-    w15_guard_t *g = guard_of(t);
-    int e = errno;
-    if (sigsetjmp(g->env, 0)) {
-        errno = e;
-        return -1;
-    }
-    arm(g, src, n);
-    raw_copy(dst, src, n);
-    disarm(g);
-    return 0;
+    return GUARDED(src, n, raw_copy(dst, src, n));
+}
+
+int w15_guard_call(const void *lo, size_t n, void (*fn)(void *arg), void *arg)
+{
+    return GUARDED(lo, n, fn(arg));
 }
 
 int w15_guard_feed(const void *src, size_t n, void *scratch, size_t scratch_n,
@@ -135,77 +150,26 @@ int w15_guard_feed(const void *src, size_t n, void *scratch, size_t scratch_n,
 #else
     (void)scratch;
     (void)scratch_n;
-    w15_thread_t *t = w15_tls;
-    if (!t) {
-        fn(arg, src, n);
-        return 0;
-    }
-    w15_guard_t *g = guard_of(t);
-    int e = errno;
-    if (sigsetjmp(g->env, 0)) {
-        errno = e;
-        return -1;
-    }
-    arm(g, src, n);
-    fn(arg, src, n);
-    disarm(g);
-    return 0;
+    return GUARDED(src, n, fn(arg, src, n));
 #endif
-}
-
-int w15_guard_call(const void *lo, size_t n, void (*fn)(void *arg), void *arg)
-{
-    w15_thread_t *t = w15_tls;
-    if (!t) {
-        fn(arg);
-        return 0;
-    }
-    w15_guard_t *g = guard_of(t);
-    int e = errno;
-    if (sigsetjmp(g->env, 0)) {
-        errno = e;
-        return -1;
-    }
-    arm(g, lo, n);
-    fn(arg);
-    disarm(g);
-    return 0;
 }
 
 int w15_guard_equal(const void *p, const void *q, size_t n)
 {
-    w15_thread_t *t = w15_tls;
     if (!n)
         return 1;
-    if (!t)
-        return raw_equal(p, q, n);
-    w15_guard_t *g = guard_of(t);
-    int e = errno;
-    if (sigsetjmp(g->env, 0)) {
-        errno = e;
+    volatile int eq = 0;
+    if (GUARDED(p, n, eq = raw_equal(p, q, n)))
         return -1;
-    }
-    arm(g, p, n);
-    int r = raw_equal(p, q, n);
-    disarm(g);
-    return r;
+    return eq;
 }
 
 size_t w15_guard_strnlen(const char *s, size_t max)
 {
-    w15_thread_t *t = w15_tls;
-    if (!t)
-        return raw_strnlen(s, max);
-    w15_guard_t *g = guard_of(t);
-    int e = errno;
-    if (sigsetjmp(g->env, 0)) {
-        errno = e;
+    volatile size_t len = 0;
+    if (GUARDED(s, max, len = raw_strnlen(s, max)))
         return (size_t)-1;
-    }
-    arm(g, s, max);
-    size_t n = raw_strnlen(s, max);
-    disarm(g);
-    return n;
+    return len;
 }
 
 /* Not a canonical x86-64 address (bits 63..47 differ). */
