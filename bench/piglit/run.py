@@ -200,11 +200,7 @@ def chunked_rounds(args, cfgs, tmp, runs):
                 print(f"round {rnd + 1}/{args.rounds} {c:8} {acc[c]['wall']:8.2f} s "
                       f"{acc[c]['bytes'] / 1e6:9.1f} MB", file=sys.stderr, flush=True)
     finally:
-        if held:
-            held.close()
-        if xvfb:
-            xvfb.terminate()
-            xvfb.wait()
+        rp.release_display(held, xvfb)
 
 
 def main():

@@ -80,6 +80,19 @@ def run_once(cmd, env):
     return fps[0], cpu
 
 
+def each_run(o, scenes, configs):
+    """(program path, program, round, scene, config) for every run, the
+    configurations of a round in the order configs(round) gives."""
+    for prog in o.programs.split(','):
+        path = shutil.which(prog)
+        if not path:
+            sys.exit('frame_digests.py: %s not found' % prog)
+        for i in range(o.rounds):
+            for scene in scenes:
+                for c in configs(i):
+                    yield path, prog, i, scene, c
+
+
 def paired(o, wip15, scenes, extra):
     """--paired (see the usage text)."""
     tmp = tempfile.mkdtemp(prefix='w15fd.')
@@ -88,33 +101,26 @@ def paired(o, wip15, scenes, extra):
     res = {}  # (program, scene, mode) -> [(fps, ms without, ms with)]
     load0 = loadavg()
     try:
-        for prog in o.programs.split(','):
-            path = shutil.which(prog)
-            if not path:
-                sys.exit('frame_digests.py: %s not found' % prog)
-            for i in range(o.rounds):
-                for scene in scenes:
-                    for m in (modes if i % 2 == 0 else modes[::-1]):
-                        cmd = [wip15, 'trace', '-q', '-o', out, '--frame-digests=2', '--', path, '-b',
-                               '%s:duration=%g' % (scene, o.duration)] + extra
-                        env = dict(os.environ, WIP15_FRAME_READ=m)
-                        env.pop('WIP15_FRAME_DIGESTS', None)
-                        fps, _ = run_once(cmd, env)
-                        c = subprocess.run([wip15, 'frames', '--csv', '--skip', '10',
-                                            out[:-len('.wip15')] + '.wtf-trace'],
-                                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-                        if c.returncode != 0:
-                            sys.exit('frame_digests.py: wip15 frames --csv: %s' % c.stderr)
-                        even, odd = [], []
-                        for line in c.stdout.splitlines()[1:]:
-                            f = line.split(',')
-                            (even if int(f[0]) % 2 == 0 else odd).append(float(f[2]))
-                        for f in os.listdir(tmp):
-                            os.unlink(os.path.join(tmp, f))
-                        r = (fps, statistics.median(odd), statistics.median(even))
-                        res.setdefault((prog, scene, m), []).append(r)
-                        print('# %s %s %s round %d: %d fps, frames %.3f ms, with a digest %.3f ms' %
-                              ((prog, scene, m, i + 1) + r), file=sys.stderr, flush=True)
+        for path, prog, i, scene, m in each_run(o, scenes, lambda i: modes if i % 2 == 0 else modes[::-1]):
+            cmd = [wip15, 'trace', '-q', '-o', out, '--frame-digests=2', '--', path, '-b',
+                   '%s:duration=%g' % (scene, o.duration)] + extra
+            env = dict(os.environ, WIP15_FRAME_READ=m)
+            env.pop('WIP15_FRAME_DIGESTS', None)
+            fps, _ = run_once(cmd, env)
+            c = subprocess.run([wip15, 'frames', '--csv', '--skip', '10', out[:-len('.wip15')] + '.wtf-trace'],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            if c.returncode != 0:
+                sys.exit('frame_digests.py: wip15 frames --csv: %s' % c.stderr)
+            even, odd = [], []
+            for line in c.stdout.splitlines()[1:]:
+                f = line.split(',')
+                (even if int(f[0]) % 2 == 0 else odd).append(float(f[2]))
+            for f in os.listdir(tmp):
+                os.unlink(os.path.join(tmp, f))
+            r = (fps, statistics.median(odd), statistics.median(even))
+            res.setdefault((prog, scene, m), []).append(r)
+            print('# %s %s %s round %d: %d fps, frames %.3f ms, with a digest %.3f ms' %
+                  ((prog, scene, m, i + 1) + r), file=sys.stderr, flush=True)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     load1 = loadavg()
@@ -174,35 +180,26 @@ def main():
     res = {}  # (program, scene, config) -> [(fps, cpu ms per frame)]
     load0 = loadavg()
     try:
-        for prog in o.programs.split(','):
-            path = shutil.which(prog)
-            if not path:
-                sys.exit('frame_digests.py: %s not found' % prog)
-            for i in range(o.rounds):
-                for scene in scenes:
-                    order = cfgs[i % len(cfgs):] + cfgs[:i % len(cfgs)]
-                    for c in order:
-                        cmd = [path, '-b', '%s:duration=%g' % (scene, o.duration)] + extra
-                        if c != 'native':
-                            dig = {'digests': ['--frame-digests'],
-                                   'every': ['--frame-digests=%d' % o.every]}.get(c, [])
-                            cmd = [wip15, 'trace', '-q', '-o', out] + dig + ['--'] + cmd
-                        env = dict(os.environ)
-                        env.pop('WIP15_FRAME_DIGESTS', None)
-                        fps, cpu = run_once(cmd, env)
-                        fms = float('nan')
-                        if c != 'native':
-                            j = subprocess.run([wip15, 'frames', '--json', '--skip', '10',
-                                                out[:-len('.wip15')] + '.wtf-trace'],
-                                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-                            if j.returncode == 0:
-                                fms = json.loads(j.stdout)['frame_ms']['median']
-                        for f in os.listdir(tmp):
-                            os.unlink(os.path.join(tmp, f))
-                        per = 1e3 * cpu / max(1.0, fps * o.duration)
-                        res.setdefault((prog, scene, c), []).append((fps, per, fms))
-                        print('# %s %s %s round %d: %d fps, %.2f cpu ms/frame, %.3f frame ms' %
-                              (prog, scene, c, i + 1, fps, per, fms), file=sys.stderr, flush=True)
+        for path, prog, i, scene, c in each_run(o, scenes, lambda i: cfgs[i % len(cfgs):] + cfgs[:i % len(cfgs)]):
+            cmd = [path, '-b', '%s:duration=%g' % (scene, o.duration)] + extra
+            if c != 'native':
+                dig = {'digests': ['--frame-digests'], 'every': ['--frame-digests=%d' % o.every]}.get(c, [])
+                cmd = [wip15, 'trace', '-q', '-o', out] + dig + ['--'] + cmd
+            env = dict(os.environ)
+            env.pop('WIP15_FRAME_DIGESTS', None)
+            fps, cpu = run_once(cmd, env)
+            fms = float('nan')
+            if c != 'native':
+                j = subprocess.run([wip15, 'frames', '--json', '--skip', '10', out[:-len('.wip15')] + '.wtf-trace'],
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                if j.returncode == 0:
+                    fms = json.loads(j.stdout)['frame_ms']['median']
+            for f in os.listdir(tmp):
+                os.unlink(os.path.join(tmp, f))
+            per = 1e3 * cpu / max(1.0, fps * o.duration)
+            res.setdefault((prog, scene, c), []).append((fps, per, fms))
+            print('# %s %s %s round %d: %d fps, %.2f cpu ms/frame, %.3f frame ms' %
+                  (prog, scene, c, i + 1, fps, per, fms), file=sys.stderr, flush=True)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     load1 = loadavg()

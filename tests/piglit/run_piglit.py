@@ -482,6 +482,16 @@ def hold_display(display):
     return None
 
 
+def release_display(held, xvfb):
+    """Closes the connection hold_display opened and ends the Xvfb
+    start_xvfb started (either may be None)."""
+    if held:
+        held.close()
+    if xvfb:
+        xvfb.terminate()
+        xvfb.wait()
+
+
 def why(native, traced):
     """What differs between the two runs, in words."""
     out = []
@@ -613,11 +623,7 @@ def main(argv=None):
         print("run_piglit: interrupted", file=sys.stderr)
         return 2
     finally:
-        if held:
-            held.close()
-        if xvfb:
-            xvfb.terminate()
-            xvfb.wait()
+        release_display(held, xvfb)
     wall = time.monotonic() - t0
 
     native = [results[(t.id, False)] for t in tests if (t.id, False) in results]
