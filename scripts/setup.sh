@@ -16,7 +16,7 @@ PKGS=(
   libgl1-mesa-dri libegl-mesa0 libglx-mesa0
   libmd-dev libpng-dev libxxhash-dev
   xvfb xauth mesa-utils glmark2-x11 glmark2-es2-x11 glmark2-es2-drm apitrace
-  khronos-api librust-khronos-api-dev jq piglit
+  khronos-api librust-khronos-api-dev jq piglit musl-tools
 )
 missing=()
 for p in "${PKGS[@]}"; do

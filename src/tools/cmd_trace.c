@@ -187,6 +187,34 @@ static int status_loaded(const char *dir)
     return ls.st_size > 0;
 }
 
+/* Make the status directory (in sdir, "" when none could be made): in
+ * $TMPDIR when it is set, else in memory where the system has it
+ * ($XDG_RUNTIME_DIR, /dev/shm: creating and removing the directory and its
+ * two files cost ~0.2 ms on ext4 against ~0.03 ms on tmpfs, per traced
+ * program), else in /tmp.  Returns the last place tried. */
+static const char *status_dir_make(char *sdir, size_t n)
+{
+    const char *tmp = getenv("TMPDIR"), *run = getenv("XDG_RUNTIME_DIR");
+    const char *places[3];
+    int np = 0;
+    if (tmp && *tmp == '/') {
+        places[np++] = tmp;
+    } else {
+        if (run && *run == '/')
+            places[np++] = run;
+        places[np++] = "/dev/shm";
+        places[np++] = "/tmp";
+    }
+    const char *where = places[0];
+    for (int i = 0; i < np; i++) {
+        where = places[i];
+        if (snprintf(sdir, n, "%s/wip15-XXXXXX", where) < (int)n && mkdtemp(sdir))
+            return where;
+    }
+    sdir[0] = 0;
+    return where;
+}
+
 static void status_dir_remove(const char *dir)
 {
     if (!dir[0])
@@ -326,9 +354,8 @@ int cmd_trace(int argc, char **argv)
     /* the status directory (wip15/trace_env.h): where each traced process
      * says it was loaded and reports its trace */
     char sdir[PATH_MAX];
-    const char *tmp = getenv("TMPDIR");
-    if (snprintf(sdir, sizeof sdir, "%s/wip15-XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp") < (int)sizeof sdir &&
-        mkdtemp(sdir)) {
+    const char *where = status_dir_make(sdir, sizeof sdir);
+    if (sdir[0]) {
         char f[PATH_MAX + 16];
         snprintf(f, sizeof f, "%s/" W15_STATUS_LOADED, sdir);
         int fd = open(f, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
@@ -341,8 +368,7 @@ int cmd_trace(int argc, char **argv)
         }
     } else {
         fprintf(stderr, "wip15: trace: cannot make a status directory in %s (%s); each traced process says "
-                        "where its trace went\n", tmp && *tmp == '/' ? tmp : "/tmp", strerror(errno));
-        sdir[0] = 0;
+                        "where its trace went\n", where, strerror(errno));
     }
 
     /* The signals that ask a program to end go to the program.  The
