@@ -22,7 +22,8 @@
 #define W15_ENV_FRAME_READ "WIP15_FRAME_READ"   /* frame digests: auto, readback */
 
 /* The status directory.  `wip15 trace` makes a private directory
- * (mkdtemp in $TMPDIR, else /tmp) holding an empty file W15_STATUS_LOADED
+ * (mkdtemp in $TMPDIR if set, else $XDG_RUNTIME_DIR, /dev/shm or /tmp)
+ * holding an empty file W15_STATUS_LOADED
  * and sets W15_ENV_STATUS_DIR to its absolute path; the variable's
  * presence also tells the library that the launcher prints the summary
  * ("trace written to").  Nothing is inherited but the environment: no
