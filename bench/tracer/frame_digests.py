@@ -47,6 +47,16 @@ Options:
                    first 10 frames left out).  Both halves run at the same
                    moment, so the machine's drift, which moves glmark2's fps
                    by 10-30 % between runs on a shared VM, cancels out.
+  --period N       with --paired: a digest every N-th frame (default 4,
+                   at least 2).  The cost is (m0 + m1) - 2 * mq: m0 the
+                   median of the frames that end with a digest, m1 that of
+                   the frames right after them, mq that of the others.  The
+                   frame after a digest counts because it can be shorter:
+                   on EGL/X11 the driver's next frame waits for the X
+                   server to take in the image, and the digest's time was
+                   time the server had for that (with N = 2 every frame is
+                   one or the other, and comparing them counted that
+                   overlap twice).
 """
 import argparse
 import json
@@ -102,7 +112,7 @@ def paired(o, wip15, scenes, extra):
     load0 = loadavg()
     try:
         for path, prog, i, scene, m in each_run(o, scenes, lambda i: modes if i % 2 == 0 else modes[::-1]):
-            cmd = [wip15, 'trace', '-q', '-o', out, '--frame-digests=2', '--', path, '-b',
+            cmd = [wip15, 'trace', '-q', '-o', out, '--frame-digests=%d' % o.period, '--', path, '-b',
                    '%s:duration=%g' % (scene, o.duration)] + extra
             env = dict(os.environ, WIP15_FRAME_READ=m)
             env.pop('WIP15_FRAME_DIGESTS', None)
@@ -111,16 +121,23 @@ def paired(o, wip15, scenes, extra):
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             if c.returncode != 0:
                 sys.exit('frame_digests.py: wip15 frames --csv: %s' % c.stderr)
-            even, odd = [], []
+            phase = [[] for _ in range(o.period)]  # phase 0: the frames that end with a digest
             for line in c.stdout.splitlines()[1:]:
                 f = line.split(',')
-                (even if int(f[0]) % 2 == 0 else odd).append(float(f[2]))
+                phase[int(f[0]) % o.period].append(float(f[2]))
             for f in os.listdir(tmp):
                 os.unlink(os.path.join(tmp, f))
-            r = (fps, statistics.median(odd), statistics.median(even))
+            m0, m1 = statistics.median(phase[0]), statistics.median(phase[1])
+            if o.period == 2:
+                r = (fps, m1, m0)
+            else:
+                mq = statistics.median([x for p in phase[2:] for x in p])
+                # one frame "with a digest" costs what it and the next cost over two plain ones
+                r = (fps, mq, m0 + m1 - mq)
             res.setdefault((prog, scene, m), []).append(r)
-            print('# %s %s %s round %d: %d fps, frames %.3f ms, with a digest %.3f ms' %
-                  ((prog, scene, m, i + 1) + r), file=sys.stderr, flush=True)
+            print('# %s %s %s round %d: %d fps, frames %.3f ms, with a digest %.3f ms (phases: %s)' %
+                  ((prog, scene, m, i + 1) + r + (' '.join('%.3f' % statistics.median(p) for p in phase),)),
+                  file=sys.stderr, flush=True)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     load1 = loadavg()
@@ -164,6 +181,7 @@ def main():
     ap.add_argument('--every', type=int, default=0)
     ap.add_argument('--markdown', action='store_true')
     ap.add_argument('--paired', action='store_true')
+    ap.add_argument('--period', type=int, default=4)
     o = ap.parse_args()
     wip15 = os.path.join(os.path.abspath(o.build), 'src', 'tools', 'wip15')
     if not os.path.exists(wip15):
@@ -173,6 +191,8 @@ def main():
     scenes = [s for s in o.scenes.split(',') if s]
     extra = ['-s', o.size] if o.size else []
     if o.paired:
+        if o.period < 2:
+            sys.exit('frame_digests.py: --period must be 2 or more')
         return paired(o, wip15, scenes, extra)
     tmp = tempfile.mkdtemp(prefix='w15fd.')
     out = os.path.join(tmp, 't.wip15')
