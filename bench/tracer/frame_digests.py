@@ -38,15 +38,15 @@ Options:
   --every N        also measure --frame-digests=N (columns "/N")
   --markdown       print the table as Markdown rows (docs/PERFORMANCE.md)
   --paired         instead of the above: one run per scene and round with
-                   --frame-digests=2, for each way of taking the digests
-                   (WIP15_FRAME_READ=auto: from the image the driver
+                   --frame-digests=N (--period), for each way of taking the
+                   digests (WIP15_FRAME_READ=auto: from the image the driver
                    shows, once verified; readback: glReadPixels), and the
                    cost from that run's own frame times (`wip15 frames
-                   --csv`): the median of the frames that end with a
-                   digest against the median of those that do not (the
-                   first 10 frames left out).  Both halves run at the same
-                   moment, so the machine's drift, which moves glmark2's fps
-                   by 10-30 % between runs on a shared VM, cancels out.
+                   --csv`, the first 10 frames left out): the frames that
+                   end with a digest and the one after each against the
+                   others (--period).  Both kinds run at the same moment,
+                   so the machine's drift, which moves glmark2's fps by
+                   10-30 % between runs on a shared VM, cancels out.
   --period N       with --paired: a digest every N-th frame (default 4,
                    at least 2).  The cost is (m0 + m1) - 2 * mq: m0 the
                    median of the frames that end with a digest, m1 that of
@@ -54,9 +54,10 @@ Options:
                    frame after a digest counts because it can be shorter:
                    on EGL/X11 the driver's next frame waits for the X
                    server to take in the image, and the digest's time was
-                   time the server had for that (with N = 2 every frame is
-                   one or the other, and comparing them counted that
-                   overlap twice).
+                   time the server had for that.  With N = 2 every frame is
+                   one or the other, and the cost is m0 - m1 (the
+                   estimate before 2026-12-02, which counts that overlap
+                   twice).
 """
 import argparse
 import json
