@@ -11,7 +11,7 @@ ROOT=$PWD
 
 PKGS=(
   build-essential cmake pkg-config python3 clang libclang-rt-14-dev
-  liblz4-dev zlib1g-dev libjson-c-dev
+  liblz4-dev libzstd-dev zlib1g-dev libjson-c-dev
   libgl-dev libegl-dev libgles-dev libglx-dev libx11-dev libegl1-mesa-dev
   libgl1-mesa-dri libegl-mesa0 libglx-mesa0
   libmd-dev libpng-dev libxxhash-dev

@@ -12,6 +12,7 @@ interleaved round by round (ROUNDS, default 3; DRAWS per run, default 1000):
                    the kernel's write tracking where it exists)
   wip15-protect    the same with WIP15_MAPS=protect (page protection)
   wip15-compare    the same with WIP15_MAPS=compare
+  wip15-zstd       the default scheme with WIP15_STREAM=zstd (one zstd frame)
   apitrace         apitrace trace --api egl -o FILE (when installed)
 Prints, per mode and configuration, the median time per draw the program
 measured (first draw to glFinish after the last), the median CPU time
@@ -35,7 +36,7 @@ def main(argv):
     rounds = int(argv[2]) if len(argv) > 2 else 3
     draws = int(argv[3]) if len(argv) > 3 else 1000
     env = surfaceless_env()
-    cfgs = configs('wip15-protect', 'wip15-compare')
+    cfgs = configs('wip15-protect', 'wip15-compare', 'wip15-zstd')
     modes = ['coherent', 'flush', 'barrier', 'map']
     us = {(m, c): [] for m in modes for c in cfgs}
     size = {(m, c): [] for m in modes for c in cfgs}
@@ -46,7 +47,8 @@ def main(argv):
                 for c in rotated(cfgs, r):
                     out = None if c == 'native' else tmp.path('t.trace' if c == 'apitrace' else 't.wip15')
                     args = traced(c, [paths['prog'], m, str(draws)], paths['wip15'], out)
-                    extra = {'WIP15_MAPS': c[len('wip15-'):]} if c.startswith('wip15-') else {}
+                    extra = ({'WIP15_STREAM': 'zstd'} if c == 'wip15-zstd' else
+                             {'WIP15_MAPS': c[len('wip15-'):]} if c.startswith('wip15-') else {})
                     r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
                     p = subprocess.run(args, env=dict(env, **extra), stdout=subprocess.PIPE,
                                        stderr=subprocess.PIPE, text=True)

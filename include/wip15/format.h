@@ -573,6 +573,11 @@ static inline void w15_put_extra_gseq(w15_buf_t *b, uint64_t gseq)
 
 typedef struct w15_writer w15_writer_t;
 
+/* The writer's zstd level when none is given: zstd's fast mode -4 (on the
+ * persistent-map benchmark's vertices 1.8x, at under half the CPU of
+ * LZ4's two passes; docs/PERFORMANCE.md). */
+#define W15_ZSTD_LEVEL_DEFAULT (-4)
+
 typedef struct w15_writer_opts {
     w15_comp_t blob_method;   /* default W15_COMP_LZ4 */
     int zlib_level;           /* 1..9, default 6 (used with W15_COMP_ZLIB) */
@@ -582,6 +587,11 @@ typedef struct w15_writer_opts {
                                  stream"); default 0 */
     uint32_t data_frame_min;  /* stream_lz4: incompressible blobs of this many bytes or
                                  more go into data frames; 0 (default) = 65536 */
+    int stream_zstd;          /* 1 = wrap the whole file in one zstd frame instead
+                                 (docs/FORMAT.md "Compressed stream"); overrides
+                                 stream_lz4; default 0 */
+    int zstd_level;           /* stream_zstd: the zstd compression level; 0 (default)
+                                 = W15_ZSTD_LEVEL_DEFAULT */
     uint32_t max_functions;   /* header fields */
     uint32_t max_groups;
 } w15_writer_opts_t;
@@ -608,7 +618,8 @@ w15_writer_t *w15_writer_open(const char *path, int overwrite, const w15_writer_
  * return -1 at once). */
 int w15_writer_submit(w15_writer_t *w, w15_buf_t *buf, w15_error_t *err);
 /* Write everything buffered to the file descriptor (and, with stream_lz4,
- * end the current LZ4 block so the file reads to here).  Returns 0 or -1. */
+ * end the current LZ4 block, with stream_zstd the current zstd block, so the
+ * file reads to here).  Returns 0 or -1. */
 int w15_writer_flush(w15_writer_t *w, w15_error_t *err);
 /* Flush, close the file descriptor and free.  Returns 0 or -1 (the writer is
  * freed either way).  NULL is accepted. */
@@ -617,11 +628,12 @@ int w15_writer_close(w15_writer_t *w, w15_error_t *err);
 /* The crash path: for a fatal-signal handler of the writing process, when
  * no other thread is inside the writer (the caller guarantees it).
  * Async-signal-safe: no allocation and no lock, only write(2) and, with
- * stream_lz4, the LZ4 frame compressor the writer allocated when it opened.
+ * stream_lz4 or stream_zstd, the compressor the writer allocated and
+ * started when it opened (which allocates nothing more).
  * Appends the raw WIP15 stream bytes p[0..n) (whole operations; their
  * blobs stay uncompressed) after everything submitted so far, the bytes
- * still in the writer's staging buffer first; with stream_lz4 they go
- * through the open LZ4 frame, which is flushed (every byte appended so far
+ * still in the writer's staging buffer first; with stream_lz4 (zstd) they go
+ * through the open LZ4 (zstd) frame, which is flushed (every byte appended so far
  * reads back) but never ended: readers report such a file as cut, with
  * every operation before the cut intact (docs/FORMAT.md "End of file").
  * Returns 0, or -1 when a write failed or the writer had failed (later
@@ -629,7 +641,7 @@ int w15_writer_close(w15_writer_t *w, w15_error_t *err);
 int w15_writer_crash_write(w15_writer_t *w, const void *p, size_t n);
 /* The crash path's last step, when the process is about to die (same
  * rules as w15_writer_crash_write): with stream_lz4, end the LZ4 frame
- * (LZ4F_compressEnd: its end mark), so the file reads as complete up to the
+ * (LZ4F_compressEnd: its end mark), with stream_zstd the zstd frame, so the file reads as complete up to the
  * last operation appended; nothing to do for a plain stream.  No operation
  * may be appended after it.  Returns 0, or -1 when a write failed. */
 int w15_writer_crash_end(w15_writer_t *w);
@@ -728,6 +740,7 @@ typedef struct w15_header {
     uint32_t max_functions;
     uint32_t max_groups;
     int stream_lz4;         /* file is wrapped in an LZ4 frame */
+    int stream_zstd;        /* file is wrapped in a zstd frame */
 } w15_header_t;
 
 /* Open a file and read its header.  Returns NULL with `err` set on failure

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <lz4frame.h>
+#include <zstd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -176,6 +177,8 @@ struct w15_reader {
     int lz4_cut;           /* the file ended inside an LZ4 frame (1: no end mark) or after a data frame (2) */
     int lz4_info;          /* the current frame's header was looked at */
     int lz4_data;          /* the current (or last ended) frame is a data frame */
+    ZSTD_DCtx *zd;         /* zstd frame input (then dctx is NULL) */
+    size_t zhint;          /* input size zstd suggests next; 0: between frames */
 
     w15_header_t hdr;
     map_t funcs, groups;
@@ -204,7 +207,7 @@ struct w15_reader {
 
 static const char *where(const w15_reader_t *r)
 {
-    return r->hdr.stream_lz4 ? " (in the decompressed stream)" : "";
+    return r->hdr.stream_lz4 || r->hdr.stream_zstd ? " (in the decompressed stream)" : "";
 }
 
 /* Record a corruption error at stream offset `off`. */
@@ -275,12 +278,59 @@ static int fill_input(w15_reader_t *r)
     return k > 0 ? P_OK : P_SHORT;
 }
 
+/* fill() for a zstd frame.  Input goes in no faster than zstd asks for
+ * it (about a block at a time), so that the blocks before a corrupt one
+ * are delivered first. */
+static int fill_zstd(w15_reader_t *r)
+{
+    for (;;) {
+        /* bytes zstd decoded but could not hand over yet come first */
+        int rc = r->inpos < r->inlen || r->zhint == 0 ? fill_input(r) : P_OK;
+        if (rc == P_ERR)
+            return rc;
+        if (rc == P_SHORT) {
+            r->src_eof = 1;
+            r->lz4_cut = r->zhint != 0 ? 3 : 0; /* inside a frame: it never ended */
+            return P_SHORT;
+        }
+        size_t want = r->zhint ? r->zhint : 5; /* 0: a (next) frame starts */
+        ZSTD_inBuffer in = {r->inp + r->inpos, r->inlen - r->inpos < want ? r->inlen - r->inpos : want, 0};
+        ZSTD_outBuffer out = {r->wbuf + r->wlen, r->wcap - r->wlen, 0};
+        size_t hint = ZSTD_decompressStream(r->zd, &out, &in);
+        if (ZSTD_isError(hint)) {
+            r->src_eof = 1;
+            return rerr(r, W15_E_BAD_STREAM, off_of(r, r->wlen),
+                        "expected a valid zstd frame (compressed file byte %llu), found: %s",
+                        (unsigned long long)(r->in_consumed + in.pos), ZSTD_getErrorName(hint));
+        }
+        r->inpos += in.pos;
+        r->in_consumed += in.pos;
+        r->st.file_bytes += in.pos;
+        r->wlen += out.pos;
+        r->zhint = hint;
+        if (out.pos > 0)
+            return P_OK;
+        if (in.size == 0) { /* nothing was held back: more input */
+            rc = fill_input(r);
+            if (rc == P_ERR)
+                return rc;
+            if (rc == P_SHORT) {
+                r->src_eof = 1;
+                r->lz4_cut = 3;
+                return P_SHORT;
+            }
+        }
+    }
+}
+
 /* Append decoded stream bytes to the window (which has free space).
  * Returns P_OK when bytes were added, P_SHORT at end of input, P_ERR. */
 static int fill(w15_reader_t *r)
 {
     if (r->src_eof)
         return P_SHORT;
+    if (r->zd)
+        return fill_zstd(r);
     if (!r->dctx) {
         ssize_t k = read_some(r, r->wbuf + r->wlen, r->wcap - r->wlen);
         if (k < 0)
@@ -997,8 +1047,9 @@ w15_next_t w15_reader_next(w15_reader_t *r, w15_op_t *op, w15_error_t *err)
     int rc = ensure(r, 1);
     if (rc == P_SHORT && r->lz4_cut) {
         snprintf(r->short_detail, sizeof r->short_detail, "%s (the writer did not finish: killed, crashed or "
-                 "the file was cut)", r->lz4_cut == 1 ? "; the LZ4 frame has no end mark"
-                                                      : "; the LZ4 stream ends with a data frame");
+                 "the file was cut)", r->lz4_cut == 1   ? "; the LZ4 frame has no end mark"
+                                      : r->lz4_cut == 3 ? "; the zstd frame does not end"
+                                                        : "; the LZ4 stream ends with a data frame");
         return truncated(r, err);
     }
     if (rc == P_SHORT) {
@@ -1072,8 +1123,10 @@ static int read_header(w15_reader_t *r)
     size_t m = have < 5 ? have : 5;
     if (memcmp(r->win, W15_MAGIC, m) != 0) {
         static const uint8_t lz4_magic[4] = {0x04, 0x22, 0x4D, 0x18};
-        if (have < 4 && !r->hdr.stream_lz4 && memcmp(r->win, lz4_magic, have) == 0)
-            return header_short(r); /* a cut LZ4 frame magic */
+        static const uint8_t zstd_magic[4] = {0x28, 0xB5, 0x2F, 0xFD};
+        if (have < 4 && !r->hdr.stream_lz4 && !r->hdr.stream_zstd &&
+            (memcmp(r->win, lz4_magic, have) == 0 || memcmp(r->win, zstd_magic, have) == 0))
+            return header_short(r); /* a cut LZ4 or zstd frame magic */
         char found[64];
         put_printable(found, sizeof found, r->win, m);
         static const uint8_t wtf_magic[4] = {0xEF, 0xBE, 0xAD, 0xDE};
@@ -1147,6 +1200,11 @@ static int is_lz4_magic(const uint8_t *p)
     return m == LZ4_FRAME_MAGIC || (m & 0xFFFFFFF0u) == 0x184D2A50u; /* frame or skippable frame */
 }
 
+static int is_zstd_magic(const uint8_t *p)
+{
+    return w15_le32(p) == ZSTD_MAGICNUMBER;
+}
+
 /* Common tail of the open functions: read the header. */
 static w15_reader_t *open_finish(w15_reader_t *r, w15_error_t *err)
 {
@@ -1173,7 +1231,16 @@ w15_reader_t *w15_reader_open_mem(const void *data, size_t size, const char *nam
         return NULL;
     r->mem = data;
     r->memsize = size;
-    if (size >= 4 && is_lz4_magic(data)) {
+    if (size >= 4 && is_zstd_magic(data)) {
+        r->hdr.stream_zstd = 1;
+        r->wcap = WIN_MEM_LZ4;
+        r->wbuf = malloc(r->wcap);
+        if (!r->wbuf || !(r->zd = ZSTD_createDCtx()))
+            return open_nomem(r, err);
+        r->win = r->wbuf;
+        r->inp = data;
+        r->inlen = size;
+    } else if (size >= 4 && is_lz4_magic(data)) {
         r->hdr.stream_lz4 = 1;
         r->wcap = WIN_MEM_LZ4;
         r->wbuf = malloc(r->wcap);
@@ -1217,7 +1284,13 @@ w15_reader_t *w15_reader_open_fd(int fd, const char *name, w15_error_t *err)
             break;
         got += (size_t)k;
     }
-    if (got >= 4 && is_lz4_magic(r->inbuf)) {
+    if (got >= 4 && is_zstd_magic(r->inbuf)) {
+        r->hdr.stream_zstd = 1;
+        if (!(r->zd = ZSTD_createDCtx()))
+            return open_nomem(r, err);
+        r->inp = r->inbuf;
+        r->inlen = got;
+    } else if (got >= 4 && is_lz4_magic(r->inbuf)) {
         r->hdr.stream_lz4 = 1;
         if (LZ4F_isError(LZ4F_createDecompressionContext(&r->dctx, LZ4F_VERSION)))
             return open_nomem(r, err);
@@ -1278,6 +1351,7 @@ void w15_reader_close(w15_reader_t *r)
     }
     if (r->dctx)
         LZ4F_freeDecompressionContext(r->dctx);
+    ZSTD_freeDCtx(r->zd);
     free(r->fixv);
     free(r->inbuf);
     free(r->wbuf);

@@ -13,12 +13,16 @@
  * tried a second time nor checksummed nor copied: one writev(2) sends them
  * from the caller's buffer.  Blobs that did shrink go through the stream's
  * compression as well, which shrinks them again (repetitive data 4.5x,
- * images 14 %: docs/PERFORMANCE.md). */
+ * images 14 %: docs/PERFORMANCE.md).
+ *
+ * With stream_zstd the file is one zstd frame instead (no data frames:
+ * zstd stores a block it cannot shrink as a raw block by itself). */
 #include "internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <lz4frame.h>
+#include <zstd.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +51,7 @@ struct w15_writer {
     uint8_t fhead[LZ4F_HEADER_SIZE_MAX]; /* the next stream frame's header */
     int in_df;       /* a data frame is open (the stream's frame has ended) */
     int incompressible; /* the last blob tried did not compress: probe the next */
+    ZSTD_CCtx *zc;   /* stream_zstd only (then cctx is NULL) */
 
     int failed;
     w15_error_t ferr;
@@ -127,10 +132,36 @@ static int write_all(w15_writer_t *w, const uint8_t *p, size_t n, w15_error_t *e
 
 static int end_data_frame(w15_writer_t *w, w15_error_t *err);
 
+/* Bytes p[0..n) into the zstd frame, then (mode ZSTD_e_flush / _end)
+ * everything zstd holds out to the file: the current block ended, or the
+ * frame with its checksum.  `err` NULL: the crash path (write(2) only;
+ * ZSTD_compressStream2 allocates nothing once the frame has begun). */
+static int crash_write_fd(int fd, const uint8_t *p, size_t n);
+
+static int zstd_push(w15_writer_t *w, const uint8_t *p, size_t n, ZSTD_EndDirective mode,
+                     w15_error_t *err)
+{
+    ZSTD_inBuffer in = {p, n, 0};
+    size_t left;
+    do {
+        ZSTD_outBuffer o = {w->zbuf, w->zcap, 0};
+        left = ZSTD_compressStream2(w->zc, &o, &in, mode);
+        if (ZSTD_isError(left))
+            return err ? fail(w, err, W15_E_BAD_STREAM, "zstd compression failed: %s",
+                              ZSTD_getErrorName(left))
+                       : -1;
+        if (o.pos && (err ? write_all(w, w->zbuf, o.pos, err) : crash_write_fd(w->fd, w->zbuf, o.pos)) != 0)
+            return -1;
+    } while (in.pos < in.size || (mode != ZSTD_e_continue && left != 0));
+    return 0;
+}
+
 /* Send WIP15 stream bytes to the file (through the LZ4 frame, if any; an
  * open data frame ends first). */
 static int push_stream(w15_writer_t *w, const uint8_t *p, size_t n, w15_error_t *err)
 {
+    if (w->zc)
+        return zstd_push(w, p, n, ZSTD_e_continue, err);
     if (!w->cctx)
         return write_all(w, p, n, err);
     if (w->in_df && end_data_frame(w, err) != 0)
@@ -384,6 +415,8 @@ int w15_writer_flush(w15_writer_t *w, w15_error_t *err)
     }
     if (drain(w, err) != 0)
         return -1;
+    if (w->zc)
+        return zstd_push(w, NULL, 0, ZSTD_e_flush, err);
     if (w->cctx && !w->in_df) {
         size_t r = LZ4F_flush(w->cctx, w->zbuf, w->zcap, NULL);
         if (LZ4F_isError(r))
@@ -399,6 +432,7 @@ static void writer_free(w15_writer_t *w)
     w15_compressor_free(w->comp);
     if (w->cctx)
         LZ4F_freeCompressionContext(w->cctx);
+    ZSTD_freeCCtx(w->zc);
     free(w->zbuf);
     free(w->out);
     free(w->scratch);
@@ -413,6 +447,8 @@ int w15_writer_close(w15_writer_t *w, w15_error_t *err)
     int rc = w15_writer_flush(w, err);
     if (rc == 0 && w->in_df) /* a trace ends with a stream frame */
         rc = end_data_frame(w, err);
+    if (rc == 0 && w->zc)
+        rc = zstd_push(w, NULL, 0, ZSTD_e_end, err);
     if (rc == 0 && w->cctx) {
         size_t r = LZ4F_compressEnd(w->cctx, w->zbuf, w->zcap, NULL);
         if (LZ4F_isError(r))
@@ -461,6 +497,25 @@ w15_writer_t *w15_writer_open_fd(int fd, const char *path, const w15_writer_opts
         w->comp = w15_compressor_new(w->o.blob_method, w->o.zlib_level);
         if (!w->comp)
             goto nomem;
+    }
+    if (w->o.stream_zstd) {
+        w->o.stream_lz4 = 0;
+        int level = w->o.zstd_level ? w->o.zstd_level : W15_ZSTD_LEVEL_DEFAULT;
+        if (level < ZSTD_minCLevel() || level > ZSTD_maxCLevel()) {
+            w15_set_error(err, W15_E_USAGE, 0, "%s: zstd level %d is outside zstd's %d..%d", path, level,
+                          ZSTD_minCLevel(), ZSTD_maxCLevel());
+            goto fail;
+        }
+        w->zc = ZSTD_createCCtx();
+        w->zcap = ZSTD_CStreamOutSize();
+        w->zbuf = malloc(w->zcap);
+        if (!w->zc || !w->zbuf)
+            goto nomem;
+        if (ZSTD_isError(ZSTD_CCtx_setParameter(w->zc, ZSTD_c_compressionLevel, level)) ||
+            ZSTD_isError(ZSTD_CCtx_setParameter(w->zc, ZSTD_c_checksumFlag, 1))) {
+            w15_set_error(err, W15_E_USAGE, 0, "%s: zstd refused level %d", path, level);
+            goto fail;
+        }
     }
     if (w->o.stream_lz4) {
         memset(&w->prefs, 0, sizeof w->prefs);
@@ -561,6 +616,8 @@ static int crash_end_df(w15_writer_t *w)
  * an open data frame ends first. */
 static int crash_stream(w15_writer_t *w, const uint8_t *p, size_t n)
 {
+    if (w->zc)
+        return zstd_push(w, p, n, ZSTD_e_continue, NULL);
     if (!w->cctx)
         return crash_write_fd(w->fd, p, n);
     if (crash_end_df(w))
@@ -588,6 +645,8 @@ int w15_writer_crash_write(w15_writer_t *w, const void *p, size_t n)
     }
     if (rc == 0)
         rc = crash_stream(w, p, n);
+    if (rc == 0 && w->zc)
+        rc = zstd_push(w, NULL, 0, ZSTD_e_flush, NULL);
     if (rc == 0 && w->cctx && !w->in_df) {
         size_t r = LZ4F_flush(w->cctx, w->zbuf, w->zcap, NULL);
         rc = LZ4F_isError(r) || (r && crash_write_fd(w->fd, w->zbuf, r)) ? -1 : 0;
@@ -601,6 +660,14 @@ int w15_writer_crash_end(w15_writer_t *w)
 {
     if (w->failed)
         return -1;
+    if (w->zc && !w->ended) {
+        w->ended = 1;
+        if (zstd_push(w, NULL, 0, ZSTD_e_end, NULL) != 0) {
+            w->failed = 1;
+            return -1;
+        }
+        return 0;
+    }
     if (!w->cctx || w->ended)
         return 0;
     if (crash_end_df(w)) {

@@ -96,7 +96,8 @@ int cmd_info(int argc, char **argv)
                     ",\"data_bytes\":%" PRIu64 ",\"data_bytes_stored\":%" PRIu64
                     ",\"stream_bytes\":%" PRIu64 ",\"file_bytes\":%" PRId64
                     ",\"complete\":%s,\"truncated\":%s,\"error\":",
-                    w15t_version_name(t.hdr.version), endian, t.hdr.stream_lz4 ? "true" : "false",
+                    w15t_version_name(t.hdr.version), endian,
+                    t.hdr.stream_lz4 || t.hdr.stream_zstd ? "true" : "false",
                     t.hdr.max_functions, t.hdr.max_groups, st.funcs, st.groups, calls, pseudo,
                     threads.n, frames, st.blob_bytes_raw, st.blob_bytes_stored, st.stream_bytes,
                     fsize, k == W15_NEXT_END ? "true" : "false", truncated ? "true" : "false");
@@ -109,7 +110,9 @@ int cmd_info(int argc, char **argv)
         w15t_printf("file:           %s\n", path);
         w15t_printf("version:        %s\n", w15t_version_name(t.hdr.version));
         w15t_printf("byte order:     %s endian\n", endian);
-        w15t_printf("stream:         %s\n", t.hdr.stream_lz4 ? "LZ4 frame" : "not compressed");
+        w15t_printf("stream:         %s\n", t.hdr.stream_zstd  ? "zstd frame"
+                                            : t.hdr.stream_lz4 ? "LZ4 frame"
+                                                               : "not compressed");
         w15t_printf("max functions:  %" PRIu32 "\n", t.hdr.max_functions);
         w15t_printf("max groups:     %" PRIu32 "\n", t.hdr.max_groups);
         w15t_printf("functions:      %" PRIu64 " declared\n", st.funcs);

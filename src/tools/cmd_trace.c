@@ -42,7 +42,9 @@ static const char usage_text[] =
     "                         overwritten: NAME.1.wip15, NAME.2.wip15, ... are used\n"
     "      --compression M    blob compression: lz4 (default), zlib, none\n"
     "                         [" W15_ENV_COMPRESSION "]\n"
-    "      --stream M         whole-file compression: lz4 (default) or none\n"
+    "      --stream M         whole-file compression: lz4 (default), zstd (blobs\n"
+    "                         then stored raw unless --compression is given) or\n"
+    "                         none\n"
     "                         [" W15_ENV_STREAM "]\n"
     "      --frames A-B       record only frames A..B (from 0; 'A-' = to the end,\n"
     "                         'A' = one frame); frame N = the calls after the Nth\n"
@@ -244,7 +246,7 @@ int cmd_trace(int argc, char **argv)
         { NULL, 0, NULL, 0 },
     };
     static const char *const comps[] = { "lz4", "zlib", "none", NULL };
-    static const char *const streams[] = { "lz4", "none", NULL };
+    static const char *const streams[] = { "lz4", "zstd", "none", NULL };
     static const char *const timings[] = { "off", "frames", "draws", "all", NULL };
     static const char *const onoff[] = { "on", "off", NULL };
     const char *output = NULL, *comp = NULL, *stream = NULL, *frames = NULL, *maxsize = NULL,
@@ -293,7 +295,7 @@ int cmd_trace(int argc, char **argv)
         return 2;
     }
     if (stream && !one_of(stream, streams)) {
-        fprintf(stderr, "wip15: trace: --stream %s: expected lz4 or none\n", stream);
+        fprintf(stderr, "wip15: trace: --stream %s: expected lz4, zstd or none\n", stream);
         return 2;
     }
     if (timing && !one_of(timing, timings)) {

@@ -105,15 +105,21 @@ void w15_config_load(void)
             w15_cfg.blob_method = W15_COMP_NONE;
         else
             w15_msg("%s=%s: expected lz4, zlib or none; using lz4", W15_ENV_COMPRESSION, v);
+        w15_cfg.blob_method_set = 1;
     }
     if ((v = getenv(W15_ENV_STREAM)) && *v) {
-        if (!strcasecmp(v, "lz4"))
+        if (!strcasecmp(v, "lz4")) {
             w15_cfg.stream_lz4 = 1;
-        else if (!strcasecmp(v, "none"))
+            w15_cfg.stream_zstd = 0;
+        } else if (!strcasecmp(v, "none")) {
+            w15_cfg.stream_lz4 = w15_cfg.stream_zstd = 0;
+        } else if (!strcasecmp(v, "zstd")) {
             w15_cfg.stream_lz4 = 0;
-        else
-            w15_msg("%s=%s: expected lz4 or none; using %s", W15_ENV_STREAM, v,
-                    w15_cfg.stream_lz4 ? "lz4" : "none");
+            w15_cfg.stream_zstd = 1;
+        } else {
+            w15_msg("%s=%s: expected lz4, zstd or none; using %s", W15_ENV_STREAM, v,
+                    w15_cfg.stream_zstd ? "zstd" : w15_cfg.stream_lz4 ? "lz4" : "none");
+        }
     }
     if ((v = getenv(W15_ENV_FRAMES)) && *v &&
         parse_frames(v, &w15_cfg.frame_first, &w15_cfg.frame_last)) {

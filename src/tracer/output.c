@@ -172,6 +172,12 @@ int w15_output_open(int fd, const char *path)
     w15_writer_opts_default(&o);
     o.blob_method = (w15_comp_t)w15_cfg.blob_method;
     o.stream_lz4 = w15_cfg.stream_lz4;
+    o.stream_zstd = w15_cfg.stream_zstd;
+    /* Inside a zstd frame blobs are not compressed alone unless asked:
+     * zstd's window (512 KiB at its fast levels) finds what LZ4's blob
+     * pass would, in one pass (docs/PERFORMANCE.md). */
+    if (o.stream_zstd && !w15_cfg.blob_method_set)
+        o.blob_method = W15_COMP_NONE;
     /* Inside the LZ4 frame, small blobs compress better with the stream's
      * context than alone (client arrays of a few hundred bytes: traces
      * 8-13 % smaller, docs/PERFORMANCE.md); larger ones keep their own. */

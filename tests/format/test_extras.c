@@ -229,11 +229,12 @@ static void test_capture_extras(void)
  * operation reads back, in order. */
 static void crash_append(int lz4)
 {
-    check_case = lz4 ? "crash_append lz4" : "crash_append none";
+    check_case = lz4 == 2 ? "crash_append zstd" : lz4 ? "crash_append lz4" : "crash_append none";
     char *path = tmp_path();
     w15_writer_opts_t o;
     w15_writer_opts_default(&o);
-    o.stream_lz4 = lz4;
+    o.stream_lz4 = lz4 == 1;
+    o.stream_zstd = lz4 == 2;
     o.max_functions = 2;
     w15_error_t err;
     w15_writer_t *w = w15_writer_open(path, 1, &o, &err);
@@ -286,6 +287,7 @@ static void test_crash_append(void)
 {
     crash_append(0);
     crash_append(1);
+    crash_append(2);
 }
 
 int main(void)

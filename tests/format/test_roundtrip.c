@@ -136,6 +136,13 @@ static void put_call(w15_buf_t *b, const sample_t *s)
     w15_buf_commit(b, 1);
 }
 
+/* Stream mode `m`: 0 plain, 1 LZ4 frame, 2 zstd frame. */
+static void set_stream(w15_writer_opts_t *o, int m)
+{
+    o->stream_lz4 = m == 1;
+    o->stream_zstd = m == 2;
+}
+
 static int write_trace(const char *path, const w15_writer_opts_t *o)
 {
     w15_error_t err;
@@ -206,7 +213,8 @@ static void check_trace(w15_reader_t *r, w15_comp_t method, int lz4)
 {
     w15_op_t op;
     w15_error_t err;
-    CHECK_EQ(w15_reader_header(r)->stream_lz4, lz4);
+    CHECK_EQ(w15_reader_header(r)->stream_lz4, lz4 == 1);
+    CHECK_EQ(w15_reader_header(r)->stream_zstd, lz4 == 2);
     CHECK_EQ(w15_reader_header(r)->max_functions, F_NRES);
     CHECK_EQ(w15_reader_header(r)->max_groups, 2);
     CHECK_EQ(w15_reader_next(r, &op, &err), W15_NEXT_DECL_GROUP);
@@ -274,7 +282,7 @@ static void roundtrip(w15_comp_t method, int lz4)
     w15_writer_opts_t o;
     w15_writer_opts_default(&o);
     o.blob_method = method;
-    o.stream_lz4 = lz4;
+    set_stream(&o, lz4);
     o.max_functions = F_NRES;
     o.max_groups = 2;
     char *path = tmp_path();
@@ -310,7 +318,7 @@ static void pipe_input(int lz4)
 {
     w15_writer_opts_t o;
     w15_writer_opts_default(&o);
-    o.stream_lz4 = lz4;
+    set_stream(&o, lz4);
     o.max_functions = F_NRES;
     o.max_groups = 2;
     char *path = tmp_path();
@@ -375,6 +383,7 @@ static void concatenated_frames(void)
     free(path);
 }
 static void pipe_lz4(void) { pipe_input(1); }
+static void pipe_zstd(void) { pipe_input(2); }
 
 /* ---- data frames (docs/FORMAT.md "Compressed stream") ---------------- */
 
@@ -422,7 +431,7 @@ static w15_writer_t *df_write(const char *path, int lz4, int flush_at, int keep_
 {
     w15_writer_opts_t o;
     w15_writer_opts_default(&o);
-    o.stream_lz4 = lz4;
+    set_stream(&o, lz4);
     o.min_blob = 4096;
     o.max_functions = 2;
     w15_error_t err;
@@ -573,6 +582,8 @@ static void rt_lz4(void) { roundtrip(W15_COMP_LZ4, 0); }
 static void rt_none_stream(void) { roundtrip(W15_COMP_NONE, 1); }
 static void rt_zlib_stream(void) { roundtrip(W15_COMP_ZLIB, 1); }
 static void rt_lz4_stream(void) { roundtrip(W15_COMP_LZ4, 1); }
+static void rt_none_zstd(void) { roundtrip(W15_COMP_NONE, 2); }
+static void rt_lz4_zstd(void) { roundtrip(W15_COMP_LZ4, 2); }
 
 /* A blob over the format's limit is refused; the buffer and the writer keep
  * working. */
@@ -601,7 +612,7 @@ static void flush_is_readable(int lz4)
 {
     w15_writer_opts_t o;
     w15_writer_opts_default(&o);
-    o.stream_lz4 = lz4;
+    set_stream(&o, lz4);
     o.max_functions = 1;
     char *path = tmp_path();
     w15_error_t err;
@@ -637,7 +648,7 @@ static void flush_is_readable(int lz4)
     if (lz4) {
         CHECK_EQ(n, W15_NEXT_TRUNCATED);
         CHECK_HAS(err.msg, "truncated after 1000 complete calls");
-        CHECK_HAS(err.msg, "the LZ4 frame has no end mark");
+        CHECK_HAS(err.msg, lz4 == 1 ? "the LZ4 frame has no end mark" : "the zstd frame does not end");
     } else {
         CHECK_EQ(n, W15_NEXT_END);
     }
@@ -659,6 +670,7 @@ static void flush_is_readable(int lz4)
 }
 static void flush_readable_plain(void) { flush_is_readable(0); }
 static void flush_readable_lz4(void) { flush_is_readable(1); }
+static void flush_readable_zstd(void) { flush_is_readable(2); }
 
 static void open_errors(void)
 {
@@ -708,7 +720,7 @@ static void window_crossing(int lz4)
     enum { NF = 600, NARG = 300, NAME = 2000 };
     w15_writer_opts_t o;
     w15_writer_opts_default(&o);
-    o.stream_lz4 = lz4;
+    set_stream(&o, lz4);
     o.max_functions = NF;
     char *path = tmp_path();
     w15_error_t err;
@@ -812,6 +824,7 @@ static void window_crossing(int lz4)
 }
 static void window_crossing_plain(void) { window_crossing(0); }
 static void window_crossing_lz4(void) { window_crossing(1); }
+static void window_crossing_zstd(void) { window_crossing(2); }
 
 int main(void)
 {
@@ -823,15 +836,20 @@ int main(void)
     RUN(rt_none_stream);
     RUN(rt_zlib_stream);
     RUN(rt_lz4_stream);
+    RUN(rt_none_zstd);
+    RUN(rt_lz4_zstd);
     RUN(concatenated_frames);
     RUN(data_frames);
     RUN(pipe_plain);
     RUN(pipe_lz4);
+    RUN(pipe_zstd);
     RUN(window_crossing_plain);
     RUN(window_crossing_lz4);
+    RUN(window_crossing_zstd);
     RUN(too_big_blob);
     RUN(flush_readable_plain);
     RUN(flush_readable_lz4);
+    RUN(flush_readable_zstd);
     RUN(open_errors);
     RUN(write_error);
     free(long_str);

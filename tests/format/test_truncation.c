@@ -1,10 +1,11 @@
 /* test_truncation.c -- a trace cut at every byte offset, plain and wrapped
- * in an LZ4 frame: the reader delivers every complete operation, then
+ * in an LZ4 frame or a zstd frame: the reader delivers every complete operation, then
  * reports END (cut at an operation boundary) or TRUNCATED with the number
  * of complete calls and the offset of the incomplete operation. */
 #include "common.h"
 
 #include <lz4frame.h>
+#include <zstd.h>
 
 #define MAXOPS 64
 
@@ -17,7 +18,8 @@ static void make_trace(const char *path, int lz4)
 {
     w15_writer_opts_t o;
     w15_writer_opts_default(&o);
-    o.stream_lz4 = lz4;
+    o.stream_lz4 = lz4 == 1;
+    o.stream_zstd = lz4 == 2;
     o.max_functions = 4;
     o.max_groups = 2;
     o.min_blob = 16;
@@ -122,6 +124,26 @@ static size_t lz4_prefix(const uint8_t *p, size_t n)
     return total;
 }
 
+/* Bytes of WIP15 stream libzstd itself can decode from a prefix. */
+static size_t zstd_prefix(const uint8_t *p, size_t n)
+{
+    ZSTD_DCtx *d = ZSTD_createDCtx();
+    static uint8_t out[1 << 20];
+    ZSTD_inBuffer in = {p, n, 0};
+    size_t total = 0;
+    for (;;) {
+        ZSTD_outBuffer o = {out, sizeof out, 0};
+        size_t r = ZSTD_decompressStream(d, &o, &in);
+        if (ZSTD_isError(r))
+            abort();
+        total += o.pos;
+        if (o.pos == 0 && (in.pos == in.size || r == 0))
+            break;
+    }
+    ZSTD_freeDCtx(d);
+    return total;
+}
+
 /* `whole`: the cut keeps the whole file.  An LZ4-stream file cut anywhere
  * before its end mark is truncated even between two operations. */
 static void check_cut(const uint8_t *p, size_t cut, size_t avail, int lz4, int whole, int mode)
@@ -190,7 +212,8 @@ static void check_cut(const uint8_t *p, size_t cut, size_t avail, int lz4, int w
         int ok = strncmp(err.msg, want, wl) == 0 &&
                  (*tail == 0 ||
                   (strncmp(tail, "; the ", 6) == 0 && strstr(tail, " asks for ") != NULL) ||
-                  (lz4 && start == avail && strncmp(tail, "; the LZ4 frame has no end mark", 31) == 0) ||
+                  (lz4 == 1 && start == avail && strncmp(tail, "; the LZ4 frame has no end mark", 31) == 0) ||
+                  (lz4 == 2 && start == avail && strncmp(tail, "; the zstd frame does not end", 29) == 0) ||
                   (lz4 && start == avail && strncmp(tail, "; the LZ4 stream ends with a data frame", 39) == 0 &&
                    ++df_cuts));
         if (!ok)
@@ -213,7 +236,7 @@ static void every_offset(int lz4)
     uint8_t *plain = full;
     size_t pn = n;
     if (lz4) {
-        pn = lz4_prefix(full, n);
+        pn = lz4 == 1 ? lz4_prefix(full, n) : zstd_prefix(full, n);
         plain = NULL;
     }
     /* boundaries from the complete stream */
@@ -226,7 +249,7 @@ static void every_offset(int lz4)
     CHECK_EQ(op_end[nops - 1], pn);
     (void)plain;
     for (size_t cut = 0; cut <= n; cut++) {
-        size_t avail = lz4 ? lz4_prefix(full, cut) : cut;
+        size_t avail = lz4 == 1 ? lz4_prefix(full, cut) : lz4 == 2 ? zstd_prefix(full, cut) : cut;
         /* heap copy of exactly `cut` bytes so ASan sees any over-read */
         uint8_t *c = malloc(cut ? cut : 1);
         memcpy(c, full, cut);
@@ -235,18 +258,21 @@ static void every_offset(int lz4)
             check_cut(c, cut, avail, lz4, cut == n, 1);
         free(c);
     }
-    printf("  %s trace: %zu bytes, %d ops, every cut checked\n", lz4 ? "LZ4-stream" : "plain", n, nops);
-    if (lz4) /* call 6 ends with a data frame: cut there, from memory and a file */
+    printf("  %s trace: %zu bytes, %d ops, every cut checked\n",
+           lz4 == 2 ? "zstd-stream" : lz4 ? "LZ4-stream" : "plain", n, nops);
+    if (lz4 == 1) /* call 6 ends with a data frame: cut there, from memory and a file */
         CHECK_EQ(df_cuts, 2);
     free(full);
 }
 
 static void truncation_plain(void) { every_offset(0); }
 static void truncation_lz4_stream(void) { every_offset(1); }
+static void truncation_zstd_stream(void) { every_offset(2); }
 
 int main(void)
 {
     RUN(truncation_plain);
     RUN(truncation_lz4_stream);
+    RUN(truncation_zstd_stream);
     return check_summary();
 }

@@ -21,7 +21,8 @@ static void trace(const char *dir, const char *name, w15_comp_t method, int lz4)
     w15_writer_opts_t o;
     w15_writer_opts_default(&o);
     o.blob_method = method;
-    o.stream_lz4 = lz4;
+    o.stream_lz4 = lz4 == 1; /* 2: a zstd frame */
+    o.stream_zstd = lz4 == 2;
     o.min_blob = 16;
     o.max_functions = 8;
     o.max_groups = 4;
@@ -119,6 +120,7 @@ int main(int argc, char **argv)
     trace(argv[1], "plain-zlib.w15", W15_COMP_ZLIB, 0);
     trace(argv[1], "plain-lz4.w15", W15_COMP_LZ4, 0);
     trace(argv[1], "stream-lz4.w15", W15_COMP_LZ4, 1);
+    trace(argv[1], "stream-zstd.w15", W15_COMP_NONE, 2);
     v0a(argv[1]);
     return 0;
 }

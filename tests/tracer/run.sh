@@ -81,8 +81,8 @@ fork)
     ;;
 segv)
     # the last calls are still in the thread's buffer when the program dies:
-    # the signal handler writes them (raw, or as LZ4 frame blocks)
-    for stream in lz4 none; do
+    # the signal handler writes them (raw, or as LZ4 or zstd frame blocks)
+    for stream in lz4 zstd none; do
         rm -f w15_tapp.wip15
         rm -f w15_tapp.wtf-trace
         WIP15_TIMING=all WIP15_STREAM=$stream run "$tapp" segv > out.txt 2> err.txt
