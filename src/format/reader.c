@@ -179,6 +179,8 @@ struct w15_reader {
     int lz4_data;          /* the current (or last ended) frame is a data frame */
     ZSTD_DCtx *zd;         /* zstd frame input (then dctx is NULL) */
     size_t zhint;          /* input size zstd suggests next; 0: between frames */
+    uint8_t zfh[5];        /* the current frame's magic and descriptor byte */
+    size_t zfhn;
 
     w15_header_t hdr;
     map_t funcs, groups;
@@ -290,7 +292,9 @@ static int fill_zstd(w15_reader_t *r)
             return rc;
         if (rc == P_SHORT) {
             r->src_eof = 1;
-            r->lz4_cut = r->zhint != 0 ? 3 : 0; /* inside a frame: it never ended */
+            /* inside a frame: it never ended; after a data frame: the
+             * writer ends a trace with a compressed frame */
+            r->lz4_cut = r->zhint != 0 ? 3 : r->lz4_data ? 4 : 0;
             return P_SHORT;
         }
         size_t want = r->zhint ? r->zhint : 5; /* 0: a (next) frame starts */
@@ -303,11 +307,17 @@ static int fill_zstd(w15_reader_t *r)
                         "expected a valid zstd frame (compressed file byte %llu), found: %s",
                         (unsigned long long)(r->in_consumed + in.pos), ZSTD_getErrorName(hint));
         }
+        for (size_t i = 0; i < in.pos && r->zfhn < sizeof r->zfh; i++)
+            r->zfh[r->zfhn++] = in.src ? ((const uint8_t *)in.src)[i] : 0;
+        if (r->zfhn == sizeof r->zfh && hint != 0) /* a data frame: descriptor 0xE0 */
+            r->lz4_data = w15_le32(r->zfh) == ZSTD_MAGICNUMBER && r->zfh[4] == 0xE0;
         r->inpos += in.pos;
         r->in_consumed += in.pos;
         r->st.file_bytes += in.pos;
         r->wlen += out.pos;
         r->zhint = hint;
+        if (hint == 0)
+            r->zfhn = 0; /* frame ended; lz4_data stays the ended frame's */
         if (out.pos > 0)
             return P_OK;
         if (in.size == 0) { /* nothing was held back: more input */
@@ -1049,6 +1059,7 @@ w15_next_t w15_reader_next(w15_reader_t *r, w15_op_t *op, w15_error_t *err)
         snprintf(r->short_detail, sizeof r->short_detail, "%s (the writer did not finish: killed, crashed or "
                  "the file was cut)", r->lz4_cut == 1   ? "; the LZ4 frame has no end mark"
                                       : r->lz4_cut == 3 ? "; the zstd frame does not end"
+                                      : r->lz4_cut == 4 ? "; the zstd stream ends with a data frame"
                                                         : "; the LZ4 stream ends with a data frame");
         return truncated(r, err);
     }

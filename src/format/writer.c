@@ -15,8 +15,10 @@
  * compression as well, which shrinks them again (repetitive data 4.5x,
  * images 14 %: docs/PERFORMANCE.md).
  *
- * With stream_zstd the file is one zstd frame instead (no data frames:
- * zstd stores a block it cannot shrink as a raw block by itself). */
+ * With stream_zstd the stream goes through zstd frames instead, and an
+ * incompressible blob of 64 KiB or more (a zstd probe of a sample does not
+ * shrink) goes into a zstd data frame: the compressed frame ends, and a
+ * frame of raw blocks carries the blob, sent from the caller's buffer. */
 #include "internal.h"
 
 #include <errno.h>
@@ -49,9 +51,11 @@ struct w15_writer {
     uint8_t *zbuf;
     size_t zcap;
     uint8_t fhead[LZ4F_HEADER_SIZE_MAX]; /* the next stream frame's header */
-    int in_df;       /* a data frame is open (the stream's frame has ended) */
+    int in_df;       /* a data frame is open (the stream's frame has ended);
+                        zstd: the last frame written is a data frame */
     int incompressible; /* the last blob tried did not compress: probe the next */
     ZSTD_CCtx *zc;   /* stream_zstd only (then cctx is NULL) */
+    ZSTD_CCtx *zprobe; /* stream_zstd: compresses the samples of large blobs */
 
     int failed;
     w15_error_t ferr;
@@ -160,8 +164,10 @@ static int zstd_push(w15_writer_t *w, const uint8_t *p, size_t n, ZSTD_EndDirect
  * open data frame ends first). */
 static int push_stream(w15_writer_t *w, const uint8_t *p, size_t n, w15_error_t *err)
 {
-    if (w->zc)
+    if (w->zc) {
+        w->in_df = 0; /* a new compressed frame begins after a data frame */
         return zstd_push(w, p, n, ZSTD_e_continue, err);
+    }
     if (!w->cctx)
         return write_all(w, p, n, err);
     if (w->in_df && end_data_frame(w, err) != 0)
@@ -298,12 +304,97 @@ static int df_blob(w15_writer_t *w, const uint8_t *hdr, const uint8_t *pay, size
     return write_iov(w, iov, n, err);
 }
 
+/* zstd: does a sample of the blob (four 2 KiB slices, from the middle of
+ * each quarter, as the LZ4 probe takes them; the whole of a blob under 32
+ * KiB) fail to shrink by 1/256 at the stream's level? */
+static int zstd_incompressible(w15_writer_t *w, const uint8_t *p, size_t n)
+{
+    enum { SLICE = 2048 };
+    uint8_t sample[4 * SLICE], out[4 * SLICE + 512];
+    const uint8_t *src = p;
+    size_t sn = n;
+    if (n >= (32u << 10)) {
+        size_t q = n / 4;
+        for (size_t i = 0; i < 4; i++)
+            memcpy(sample + i * SLICE, p + i * q + (q - SLICE) / 2, SLICE);
+        src = sample;
+        sn = sizeof sample;
+    } else if (n > sizeof sample) {
+        sn = sizeof sample;
+    }
+    int level = w->o.zstd_level ? w->o.zstd_level : W15_ZSTD_LEVEL_DEFAULT;
+    size_t r = ZSTD_compressCCtx(w->zprobe, out, sizeof out, src, sn, level);
+    return ZSTD_isError(r) || r > sn - sn / 256;
+}
+
+/* An incompressible blob (header `hdr`, bytes pay[0..plen)) as a zstd
+ * frame of raw blocks (docs/FORMAT.md "Compressed stream"): the open
+ * compressed frame ends first, unless a data frame came last and at most
+ * DF_INLINE stream bytes were staged since (they go into this frame raw).
+ * Frame header: magic, descriptor 0xE0 (8-byte content size, single
+ * segment, no checksum, no dictionary), the content size; then blocks of
+ * up to 128 KiB (3-byte headers: last-block bit, type 0 = raw, size).
+ * One writev per 32 blocks, no copy. */
+static int zdf_blob(w15_writer_t *w, const uint8_t *hdr, const uint8_t *pay, size_t plen, w15_error_t *err)
+{
+    enum { NB = 32, ZBLOCK = 128u << 10 };
+    struct iovec iov[2 * NB + 4];
+    uint8_t head[4 + 1 + 8 + 3], bh[NB][3];
+    size_t pre = 0;
+    if (w->in_df && w->olen <= DF_INLINE) {
+        pre = w->olen;
+    } else {
+        if (drain(w, err) != 0 || zstd_push(w, NULL, 0, ZSTD_e_end, err) != 0)
+            return -1;
+    }
+    uint64_t total = pre + W15_DATA_HEADER + (uint64_t)plen;
+    put_le32(head, ZSTD_MAGICNUMBER);
+    head[4] = 0xE0;
+    for (int i = 0; i < 8; i++)
+        head[5 + i] = (uint8_t)(total >> (8 * i));
+    /* the first block: the staged bytes, the blob's header, its first bytes */
+    size_t blk = total < ZBLOCK ? (size_t)total : ZBLOCK;
+    uint32_t b0 = (uint32_t)blk << 3 | (blk == total ? 1u : 0u);
+    head[13] = (uint8_t)b0;
+    head[14] = (uint8_t)(b0 >> 8);
+    head[15] = (uint8_t)(b0 >> 16);
+    int n = 0, nb = 0;
+    iov[n++] = (struct iovec){head, sizeof head};
+    iov[n++] = (struct iovec){w->out, pre};
+    iov[n++] = (struct iovec){(void *)(uintptr_t)hdr, W15_DATA_HEADER};
+    size_t k = blk - pre - W15_DATA_HEADER;
+    iov[n++] = (struct iovec){(void *)(uintptr_t)pay, k};
+    for (pay += k, plen -= k; plen > 0; pay += k, plen -= k) {
+        if (nb == NB) {
+            if (write_iov(w, iov, n, err) != 0)
+                return -1;
+            n = nb = 0;
+        }
+        k = plen < ZBLOCK ? plen : ZBLOCK;
+        uint32_t b = (uint32_t)k << 3 | (k == plen ? 1u : 0u);
+        bh[nb][0] = (uint8_t)b;
+        bh[nb][1] = (uint8_t)(b >> 8);
+        bh[nb][2] = (uint8_t)(b >> 16);
+        iov[n++] = (struct iovec){bh[nb++], 3};
+        iov[n++] = (struct iovec){(void *)(uintptr_t)pay, k};
+    }
+    w->olen = 0;
+    w->in_df = 1;
+    return write_iov(w, iov, n, err);
+}
+
 /* Emit one Data value whose raw form (header None,size,size + bytes) is at
  * `hdr`, compressed when that pays. */
 static int emit_blob(w15_writer_t *w, const uint8_t *hdr, uint32_t size, w15_error_t *err)
 {
     const uint8_t *raw = hdr + W15_DATA_HEADER;
     w->st.blob_bytes_raw += size;
+    if (w->zc && !w->comp && size >= (w->o.data_frame_min ? w->o.data_frame_min : DF_MIN) &&
+        zstd_incompressible(w, raw, size)) {
+        w->st.blob_bytes_stored += size;
+        w->st.stream_bytes += W15_DATA_HEADER + (size_t)size;
+        return zdf_blob(w, hdr, raw, size, err);
+    }
     int big = w->comp && size >= w->o.min_blob;
     /* after a blob that did not compress, the next is probed first (a
      * sample), so a run of incompressible data is not compressed in full;
@@ -354,9 +445,9 @@ static int emit_blob(w15_writer_t *w, const uint8_t *hdr, uint32_t size, w15_err
     }
     w->st.blob_bytes_stored += size;
     /* incompressible: not tried again, in a data frame */
-    if (big && w->cctx && size >= (w->o.data_frame_min ? w->o.data_frame_min : DF_MIN)) {
+    if (big && (w->cctx || w->zc) && size >= (w->o.data_frame_min ? w->o.data_frame_min : DF_MIN)) {
         w->st.stream_bytes += W15_DATA_HEADER + (size_t)size;
-        return df_blob(w, hdr, raw, size, err);
+        return w->zc ? zdf_blob(w, hdr, raw, size, err) : df_blob(w, hdr, raw, size, err);
     }
     return out_put(w, hdr, W15_DATA_HEADER + (size_t)size, err);
 }
@@ -416,7 +507,7 @@ int w15_writer_flush(w15_writer_t *w, w15_error_t *err)
     if (drain(w, err) != 0)
         return -1;
     if (w->zc)
-        return zstd_push(w, NULL, 0, ZSTD_e_flush, err);
+        return w->in_df ? 0 : zstd_push(w, NULL, 0, ZSTD_e_flush, err);
     if (w->cctx && !w->in_df) {
         size_t r = LZ4F_flush(w->cctx, w->zbuf, w->zcap, NULL);
         if (LZ4F_isError(r))
@@ -433,6 +524,7 @@ static void writer_free(w15_writer_t *w)
     if (w->cctx)
         LZ4F_freeCompressionContext(w->cctx);
     ZSTD_freeCCtx(w->zc);
+    ZSTD_freeCCtx(w->zprobe);
     free(w->zbuf);
     free(w->out);
     free(w->scratch);
@@ -445,9 +537,9 @@ int w15_writer_close(w15_writer_t *w, w15_error_t *err)
     if (!w)
         return 0;
     int rc = w15_writer_flush(w, err);
-    if (rc == 0 && w->in_df) /* a trace ends with a stream frame */
+    if (rc == 0 && w->in_df && !w->zc) /* a trace ends with a stream frame */
         rc = end_data_frame(w, err);
-    if (rc == 0 && w->zc)
+    if (rc == 0 && w->zc) /* (after a data frame: an empty compressed frame) */
         rc = zstd_push(w, NULL, 0, ZSTD_e_end, err);
     if (rc == 0 && w->cctx) {
         size_t r = LZ4F_compressEnd(w->cctx, w->zbuf, w->zcap, NULL);
@@ -507,9 +599,10 @@ w15_writer_t *w15_writer_open_fd(int fd, const char *path, const w15_writer_opts
             goto fail;
         }
         w->zc = ZSTD_createCCtx();
+        w->zprobe = ZSTD_createCCtx();
         w->zcap = ZSTD_CStreamOutSize();
         w->zbuf = malloc(w->zcap);
-        if (!w->zc || !w->zbuf)
+        if (!w->zc || !w->zprobe || !w->zbuf)
             goto nomem;
         if (ZSTD_isError(ZSTD_CCtx_setParameter(w->zc, ZSTD_c_compressionLevel, level)) ||
             ZSTD_isError(ZSTD_CCtx_setParameter(w->zc, ZSTD_c_checksumFlag, 1))) {
@@ -616,8 +709,10 @@ static int crash_end_df(w15_writer_t *w)
  * an open data frame ends first. */
 static int crash_stream(w15_writer_t *w, const uint8_t *p, size_t n)
 {
-    if (w->zc)
+    if (w->zc) {
+        w->in_df = 0;
         return zstd_push(w, p, n, ZSTD_e_continue, NULL);
+    }
     if (!w->cctx)
         return crash_write_fd(w->fd, p, n);
     if (crash_end_df(w))
@@ -645,7 +740,7 @@ int w15_writer_crash_write(w15_writer_t *w, const void *p, size_t n)
     }
     if (rc == 0)
         rc = crash_stream(w, p, n);
-    if (rc == 0 && w->zc)
+    if (rc == 0 && w->zc && !w->in_df)
         rc = zstd_push(w, NULL, 0, ZSTD_e_flush, NULL);
     if (rc == 0 && w->cctx && !w->in_df) {
         size_t r = LZ4F_flush(w->cctx, w->zbuf, w->zcap, NULL);

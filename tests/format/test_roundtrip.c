@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <math.h>
 #include <lz4frame.h>
+#include <zstd.h>
 #include <sys/wait.h>
 
 enum { F_ALL, F_VOID, F_NRES };
@@ -576,6 +577,74 @@ static void data_frames(void)
     free(df_rep);
 }
 
+/* The same calls through a zstd stream: incompressible blobs of 64 KiB or
+ * more in zstd data frames (raw blocks of up to 128 KiB, the blob's bytes
+ * verbatim), the rest compressed; libzstd decodes the file to exactly the
+ * plain writer's bytes. */
+static void zstd_data_frames(void)
+{
+    df_rnd = malloc(DF_RND);
+    df_rep = malloc(100000);
+    fill_random(df_rnd, DF_RND, 88172645463325252ull);
+    for (size_t i = 0; i < 100000; i++)
+        df_rep[i] = (uint8_t)(i * 7 + (i >> 8));
+    char *pp = tmp_path(), *pz = tmp_path();
+    df_write(pp, 0, -1, 0);
+    df_write(pz, 2, -1, 0);
+    size_t pn, zn;
+    uint8_t *plain = slurp(pp, &pn), *z = slurp(pz, &zn);
+    uint8_t *u = malloc(pn + 1);
+    ZSTD_DCtx *d = ZSTD_createDCtx();
+    ZSTD_inBuffer in = {z, zn, 0};
+    ZSTD_outBuffer out = {u, pn + 1, 0};
+    while (in.pos < in.size && !ZSTD_isError(ZSTD_decompressStream(d, &out, &in)))
+        ;
+    ZSTD_freeDCtx(d);
+    CHECK_EQ(out.pos, pn);
+    CHECK(out.pos == pn && memcmp(u, plain, pn) == 0);
+    CHECK(memmem(z, zn, df_rnd + 100000, 70000) != NULL);
+    CHECK(memmem(z, zn, df_rnd + (1u << 20) + 140000, 100000) != NULL); /* within its second block */
+    CHECK(memmem(z, zn, df_rnd + (14u << 20), 100000) != NULL);
+    CHECK(memmem(z, zn, df_rep, 4096) == NULL);
+    CHECK(zn + 30000 < pn);
+    int calls;
+    w15_error_t err;
+    CHECK_EQ(read_calls(z, zn, &err, &calls), W15_NEXT_END);
+    CHECK_EQ(calls, 114);
+    /* a cut right after the data frame that ends call 5 */
+    const uint8_t *x5 = memmem(z, zn, df_rnd + (12u << 20), 70000);
+    REQUIRE(x5 != NULL);
+    size_t cut = (size_t)(x5 + 70000 - z);
+    CHECK_EQ(read_calls(z, cut, &err, &calls), W15_NEXT_TRUNCATED);
+    CHECK_EQ(calls, 6 + 1 + 100 + 2);
+    CHECK_HAS(err.msg, "the zstd stream ends with a data frame");
+    CHECK_EQ(read_calls(z, cut - 1, &err, &calls), W15_NEXT_TRUNCATED);
+    CHECK_EQ(calls, 5 + 1 + 100 + 2);
+    free(u);
+    free(z);
+    /* a flush after a data frame: the file reads to there; closed after
+     * one (call 7 ends with a data frame), it ends complete */
+    for (int at = 0; at < 8; at++) {
+        w15_writer_t *w = df_write(pz, 2, at, 1);
+        z = slurp(pz, &zn);
+        CHECK_EQ(read_calls(z, zn, &err, &calls), W15_NEXT_TRUNCATED);
+        CHECK(calls >= 1);
+        free(z);
+        REQUIRE(w15_writer_close(w, &err) == 0);
+        z = slurp(pz, &zn);
+        CHECK_EQ(read_calls(z, zn, &err, &calls), W15_NEXT_END);
+        CHECK_EQ(calls, 114);
+        free(z);
+    }
+    free(plain);
+    unlink(pp);
+    unlink(pz);
+    free(pp);
+    free(pz);
+    free(df_rnd);
+    free(df_rep);
+}
+
 static void rt_none(void) { roundtrip(W15_COMP_NONE, 0); }
 static void rt_zlib(void) { roundtrip(W15_COMP_ZLIB, 0); }
 static void rt_lz4(void) { roundtrip(W15_COMP_LZ4, 0); }
@@ -840,6 +909,7 @@ int main(void)
     RUN(rt_lz4_zstd);
     RUN(concatenated_frames);
     RUN(data_frames);
+    RUN(zstd_data_frames);
     RUN(pipe_plain);
     RUN(pipe_lz4);
     RUN(pipe_zstd);
