@@ -28,6 +28,7 @@ Two more, by name only (--configs), split the recording's cost further:
 
   nolz4     preload with WIP15_COMPRESSION=none WIP15_STREAM=none (no LZ4)
   notiming  preload with WIP15_TIMING=off (no .wtf-trace, no clock reads)
+  zstd      preload with WIP15_STREAM=zstd (one zstd frame, blobs raw)
 
 --configs names the configurations and their order within a round
 (native first; e.g. --configs native,wip15,preload), in place of the
@@ -93,6 +94,7 @@ def tracer_cmd(args, cfg):
         "preload": f"env LD_PRELOAD={lib} WIP15_OUTPUT={{out}}.wip15",
         "nolz4": f"env LD_PRELOAD={lib} WIP15_COMPRESSION=none WIP15_STREAM=none WIP15_OUTPUT={{out}}.wip15",
         "notiming": f"env LD_PRELOAD={lib} WIP15_TIMING=off WIP15_OUTPUT={{out}}.wip15",
+        "zstd": f"env LD_PRELOAD={lib} WIP15_STREAM=zstd WIP15_OUTPUT={{out}}.wip15",
     }[cfg]
 
 
@@ -237,7 +239,7 @@ def main():
         cfgs[1:1] = ["env", "late", "preload"]
     if args.configs:
         cfgs = args.configs.split(",")
-        known = {"native", "wip15", "apitrace", "env", "late", "preload", "nolz4", "notiming"}
+        known = {"native", "wip15", "apitrace", "env", "late", "preload", "nolz4", "notiming", "zstd"}
         if cfgs[0] != "native" or not set(cfgs) <= known or len(set(cfgs)) != len(cfgs):
             sys.exit(f"bench/piglit: --configs {args.configs}: expected native first, then "
                      f"distinct names from {', '.join(sorted(known - {'native'}))}")

@@ -42,9 +42,9 @@ static const char usage_text[] =
     "                         overwritten: NAME.1.wip15, NAME.2.wip15, ... are used\n"
     "      --compression M    blob compression: lz4 (default), zlib, none\n"
     "                         [" W15_ENV_COMPRESSION "]\n"
-    "      --stream M         whole-file compression: lz4 (default), zstd (blobs\n"
-    "                         then stored raw unless --compression is given) or\n"
-    "                         none\n"
+    "      --stream M         whole-file compression: lz4 (default), zstd or\n"
+    "                         zstd:LEVEL (-7..19, not 0; zstd is -4; blobs then\n"
+    "                         stored raw unless --compression is given), none\n"
     "                         [" W15_ENV_STREAM "]\n"
     "      --frames A-B       record only frames A..B (from 0; 'A-' = to the end,\n"
     "                         'A' = one frame); frame N = the calls after the Nth\n"
@@ -294,8 +294,11 @@ int cmd_trace(int argc, char **argv)
         fprintf(stderr, "wip15: trace: --compression %s: expected lz4, zlib or none\n", comp);
         return 2;
     }
-    if (stream && !one_of(stream, streams)) {
-        fprintf(stderr, "wip15: trace: --stream %s: expected lz4, zstd or none\n", stream);
+    char *zend = NULL;
+    long zl = stream && !strncmp(stream, "zstd:", 5) ? strtol(stream + 5, &zend, 10) : 0;
+    int zstd_ok = zend && zend != stream + 5 && !*zend && zl >= -7 && zl <= 19 && zl != 0;
+    if (stream && !one_of(stream, streams) && !zstd_ok) {
+        fprintf(stderr, "wip15: trace: --stream %s: expected lz4, zstd, zstd:LEVEL (-7..19, not 0) or none\n", stream);
         return 2;
     }
     if (timing && !one_of(timing, timings)) {

@@ -18,7 +18,8 @@ typedef struct w15_config {
     char *output;           /* WIP15_OUTPUT or NULL (default name) */
     int blob_method;        /* w15_comp_t */
     int stream_lz4;
-    int stream_zstd;        /* WIP15_STREAM=zstd (then stream_lz4 is 0) */
+    int stream_zstd;        /* WIP15_STREAM=zstd[:LEVEL] (then stream_lz4 is 0) */
+    int zstd_level;         /* its LEVEL; 0: the writer's default */
     int blob_method_set;    /* WIP15_COMPRESSION was given */
     int64_t frame_first;    /* WIP15_FRAMES: first recorded frame (0 = from the start) */
     int64_t frame_last;     /* last recorded frame, -1 = no end */

@@ -173,6 +173,7 @@ int w15_output_open(int fd, const char *path)
     o.blob_method = (w15_comp_t)w15_cfg.blob_method;
     o.stream_lz4 = w15_cfg.stream_lz4;
     o.stream_zstd = w15_cfg.stream_zstd;
+    o.zstd_level = w15_cfg.zstd_level;
     /* Inside a zstd frame blobs are not compressed alone unless asked:
      * zstd's window (512 KiB at its fast levels) finds what LZ4's blob
      * pass would, in one pass (docs/PERFORMANCE.md). */

@@ -201,6 +201,21 @@ stream)
     check z.wip15
     expect "end END"
     expect "bufferdata 4096 ok"
+    # zstd frames, at the default level and at one given; blobs raw inside
+    for s in zstd zstd:-2; do
+        rm -f zs.wip15 zs.wtf-trace
+        WIP15_STREAM=$s WIP15_OUTPUT=zs.wip15 run "$tapp" basic > out.txt 2> err.txt || fail "tapp failed ($s)"
+        [ "$(head -c 4 zs.wip15 | od -An -tx1 | tr -d ' ')" = 28b52ffd ] || fail "$s: not a zstd frame"
+        check zs.wip15
+        expect "end END"
+        expect "bufferdata 4096 ok"
+        expect "func glClear 3"
+    done
+    # a level out of range: said once, and the trace stays LZ4 (the default)
+    rm -f zs.wip15 zs.wtf-trace
+    WIP15_STREAM=zstd:0 WIP15_OUTPUT=zs.wip15 run "$tapp" basic > out.txt 2> err.txt || fail "tapp failed (zstd:0)"
+    [ "$(grep -c 'WIP15_STREAM=zstd:0: expected lz4, zstd, zstd:LEVEL' err.txt)" = 1 ] || fail "no single warning: $(cat err.txt)"
+    [ "$(head -c 4 zs.wip15 | od -An -tx1 | tr -d ' ')" = 04224d18 ] || fail "zstd:0 did not fall back to LZ4"
     ;;
 frames)
     # tapp basic: frame 0 = set-up (glBufferData, ...) + the first frame
@@ -317,6 +332,13 @@ cmdtrace)
     grep -q "WIP15_MAX_SIZE" help.txt || fail "--help does not document WIP15_MAX_SIZE"
     "$W15_WIP15" trace --compression bogus -- true 2> err.txt
     [ $? = 2 ] || fail "bad --compression is not a usage error"
+    for s in zstd:20 zstd: zstd:x zstd:0 zstdx; do
+        "$W15_WIP15" trace --stream "$s" -- true 2> err.txt
+        [ $? = 2 ] || fail "bad --stream $s is not a usage error"
+    done
+    "$W15_WIP15" trace -q -o z7.wip15 --stream zstd:-7 -- "$tapp" basic > out.txt 2> err.txt || fail "--stream zstd:-7 failed: $(cat err.txt)"
+    check z7.wip15
+    expect "end END"
     "$W15_WIP15" trace -q -o mine.wip15 --stream none --frames 0- -- "$tapp" exit > out.txt 2> err.txt
     rc=$?
     [ $rc = 3 ] || fail "exit status not passed through: $rc"
