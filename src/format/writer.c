@@ -56,6 +56,7 @@ struct w15_writer {
     int incompressible; /* the last blob tried did not compress: probe the next */
     ZSTD_CCtx *zc;   /* stream_zstd only (then cctx is NULL) */
     ZSTD_CCtx *zprobe; /* stream_zstd: compresses the samples of large blobs */
+    int zskip;       /* large blobs still to go before the next probe */
 
     int failed;
     w15_error_t ferr;
@@ -214,6 +215,19 @@ static int out_put(w15_writer_t *w, const uint8_t *p, size_t n, w15_error_t *err
     return 0;
 }
 
+/* A raw blob (header and bytes at `p`, n in all) into the stream: with
+ * zstd, one of 4 KiB or more goes from the caller's buffer to the
+ * compressor (which copies it into its window anyway), not through `out`. */
+static int out_put_blob(w15_writer_t *w, const uint8_t *p, size_t n, w15_error_t *err)
+{
+    if (!w->zc || n < (4u << 10))
+        return out_put(w, p, n, err);
+    w->st.stream_bytes += n;
+    if (drain(w, err) != 0)
+        return -1;
+    return push_stream(w, p, n, err);
+}
+
 static void put_header(uint8_t *h, uint8_t method, uint32_t size, uint32_t csize)
 {
     h[0] = method;
@@ -240,6 +254,7 @@ static void put_le32(uint8_t *p, uint32_t v)
  * within LZ4's 64 KiB window, which finds it (piglit's
  * texsubimage_array_pbo trace was 7 % larger with them in data frames). */
 #define DF_MIN (64u << 10)
+#define ZSKIP 15
 static const uint8_t df_head[11] = {0x04, 0x22, 0x4D, 0x18, 0x61, 0x70, 'W', '1', '5', 'D', 0xE2};
 
 static const uint8_t endmark[4];
@@ -390,7 +405,7 @@ static int emit_blob(w15_writer_t *w, const uint8_t *hdr, uint32_t size, w15_err
     const uint8_t *raw = hdr + W15_DATA_HEADER;
     w->st.blob_bytes_raw += size;
     if (w->zc && !w->comp && size >= (w->o.data_frame_min ? w->o.data_frame_min : DF_MIN) &&
-        zstd_incompressible(w, raw, size)) {
+        (w->zskip ? (w->zskip--, 0) : zstd_incompressible(w, raw, size) ? 1 : (w->zskip = ZSKIP, 0))) {
         w->st.blob_bytes_stored += size;
         w->st.stream_bytes += W15_DATA_HEADER + (size_t)size;
         return zdf_blob(w, hdr, raw, size, err);
@@ -449,7 +464,7 @@ static int emit_blob(w15_writer_t *w, const uint8_t *hdr, uint32_t size, w15_err
         w->st.stream_bytes += W15_DATA_HEADER + (size_t)size;
         return w->zc ? zdf_blob(w, hdr, raw, size, err) : df_blob(w, hdr, raw, size, err);
     }
-    return out_put(w, hdr, W15_DATA_HEADER + (size_t)size, err);
+    return out_put_blob(w, hdr, W15_DATA_HEADER + (size_t)size, err);
 }
 
 int w15_writer_submit(w15_writer_t *w, w15_buf_t *buf, w15_error_t *err)
