@@ -18,7 +18,8 @@
 w15_config_t w15_cfg = {
     .output = NULL,
     .blob_method = W15_COMP_LZ4,
-    .stream_lz4 = 1,
+    .stream_lz4 = 0,
+    .stream_zstd = 1, /* docs/PERFORMANCE.md "Choosing the stream compression" */
     .frame_first = 0,
     .frame_last = -1,
     .max_size = 0,

@@ -211,11 +211,11 @@ stream)
         expect "bufferdata 4096 ok"
         expect "func glClear 3"
     done
-    # a level out of range: said once, and the trace stays LZ4 (the default)
+    # a level out of range: said once, and the trace stays zstd (the default)
     rm -f zs.wip15 zs.wtf-trace
     WIP15_STREAM=zstd:0 WIP15_OUTPUT=zs.wip15 run "$tapp" basic > out.txt 2> err.txt || fail "tapp failed (zstd:0)"
     [ "$(grep -c 'WIP15_STREAM=zstd:0: expected lz4, zstd, zstd:LEVEL' err.txt)" = 1 ] || fail "no single warning: $(cat err.txt)"
-    [ "$(head -c 4 zs.wip15 | od -An -tx1 | tr -d ' ')" = 04224d18 ] || fail "zstd:0 did not fall back to LZ4"
+    [ "$(head -c 4 zs.wip15 | od -An -tx1 | tr -d ' ')" = 28b52ffd ] || fail "zstd:0 did not fall back to the default zstd"
     ;;
 frames)
     # tapp basic: frame 0 = set-up (glBufferData, ...) + the first frame
