@@ -8,6 +8,7 @@ difference to native:
   native    the program alone
   preload   LD_PRELOAD=libwip15.so (default settings: timing at level frames)
   trace     build/src/tools/wip15 trace -q -o FILE -- bench_tiny
+  preload-lz4  preload with WIP15_STREAM=lz4 (the LZ4 stream instead of zstd)
   apitrace  apitrace trace --api egl -o FILE bench_tiny (when installed)
 Each traced run writes a fresh file (removed afterwards), so the
 never-overwrite naming never has to skip existing names.  Targets (issue
@@ -33,6 +34,8 @@ def main(argv):
             'native': ([prog], {}),
             'preload': ([prog], {'LD_PRELOAD': paths['lib'], 'WIP15_OUTPUT': out, 'WIP15_QUIET': '1'}),
             'trace': (traced('wip15', [prog], paths['wip15'], out), {}),
+            'preload-lz4': ([prog], {'LD_PRELOAD': paths['lib'], 'WIP15_OUTPUT': out, 'WIP15_QUIET': '1',
+                                     'WIP15_STREAM': 'lz4'}),
         }
         if shutil.which('apitrace'):
             cfgs['apitrace'] = (traced('apitrace', [prog], paths['wip15'], tmp.path('t.trace')), {})
