@@ -24,11 +24,13 @@ extra time goes (each through `env`, whose exec is the first of them):
             wrappers, nothing recorded (no frame reaches 100000)
   preload   `env LD_PRELOAD=libwip15.so`: recording, without the launcher
 
-Two more, by name only (--configs), split the recording's cost further:
+Three more, by name only (--configs), split the recording's cost further:
 
-  nolz4     preload with WIP15_COMPRESSION=none WIP15_STREAM=none (no LZ4)
+  nolz4     preload with WIP15_COMPRESSION=none WIP15_STREAM=none (nothing
+            compressed: neither zstd nor LZ4)
   notiming  preload with WIP15_TIMING=off (no .wtf-trace, no clock reads)
-  zstd      preload with WIP15_STREAM=zstd (one zstd frame, blobs raw)
+  lz4       preload with WIP15_STREAM=lz4 (LZ4 frames and LZ4 blobs instead
+            of the default zstd stream)
 
 --configs names the configurations and their order within a round
 (native first; e.g. --configs native,wip15,preload), in place of the
@@ -94,7 +96,7 @@ def tracer_cmd(args, cfg):
         "preload": f"env LD_PRELOAD={lib} WIP15_OUTPUT={{out}}.wip15",
         "nolz4": f"env LD_PRELOAD={lib} WIP15_COMPRESSION=none WIP15_STREAM=none WIP15_OUTPUT={{out}}.wip15",
         "notiming": f"env LD_PRELOAD={lib} WIP15_TIMING=off WIP15_OUTPUT={{out}}.wip15",
-        "zstd": f"env LD_PRELOAD={lib} WIP15_STREAM=zstd WIP15_OUTPUT={{out}}.wip15",
+        "lz4": f"env LD_PRELOAD={lib} WIP15_STREAM=lz4 WIP15_OUTPUT={{out}}.wip15",
     }[cfg]
 
 
@@ -239,7 +241,7 @@ def main():
         cfgs[1:1] = ["env", "late", "preload"]
     if args.configs:
         cfgs = args.configs.split(",")
-        known = {"native", "wip15", "apitrace", "env", "late", "preload", "nolz4", "notiming", "zstd"}
+        known = {"native", "wip15", "apitrace", "env", "late", "preload", "nolz4", "notiming", "lz4"}
         if cfgs[0] != "native" or not set(cfgs) <= known or len(set(cfgs)) != len(cfgs):
             sys.exit(f"bench/piglit: --configs {args.configs}: expected native first, then "
                      f"distinct names from {', '.join(sorted(known - {'native'}))}")

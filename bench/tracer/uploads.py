@@ -3,7 +3,7 @@
 
 For each data kind (repeat, random, image) and call (buffer: glBufferSubData,
 texture: glTexSubImage2D) runs build/bench/tracer/bench_uploads BLOCKS times
-64 KiB (default 4000) natively, under libwip15.so (default settings; and wip15-zstd: WIP15_STREAM=zstd) and
+64 KiB (default 4000) natively, under libwip15.so (default settings: the zstd stream; and wip15-lz4: WIP15_STREAM=lz4) and
 under apitrace, the configurations interleaved and rotated, RUNS rounds
 (default 5, at least 3), and prints the medians of: wall time of the upload
 loop, the calling thread's CPU time in it, the trace's size, and the
@@ -27,7 +27,7 @@ def main(argv):
     runs = max(3, int(argv[2]) if len(argv) > 2 else 5)
     blocks = argv[3] if len(argv) > 3 else '4000'
     env = surfaceless_env()
-    cfgs = configs('wip15-zstd')
+    cfgs = configs('wip15-lz4')
     print('%-7s %-8s %-9s %9s %9s %10s %9s' % ('kind', 'call', 'config', 'wall ms', 'cpu ms', 'trace MB',
                                                '+rss MiB'))
     with Scratch('w15uploads.') as tmp:
@@ -41,8 +41,8 @@ def main(argv):
                         args = [paths['prog'], kind, call, blocks]
                         if c.startswith('wip15'):  # preloaded: the upload loop's cost without the launcher
                             e.update(LD_PRELOAD=paths['lib'], WIP15_OUTPUT=trace, WIP15_QUIET='1')
-                            if c == 'wip15-zstd':
-                                e['WIP15_STREAM'] = 'zstd'
+                            if c == 'wip15-lz4':
+                                e['WIP15_STREAM'] = 'lz4'
                         else:
                             args = traced(c, args, paths['wip15'], trace)
                         wall, cpu, rss = run(args, e)
