@@ -237,10 +237,15 @@ static void put_header(uint8_t *h, uint8_t method, uint32_t size, uint32_t csize
     }
 }
 
+static void put_le(uint8_t *p, uint64_t v, int n)
+{
+    for (int i = 0; i < n; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
 static void put_le32(uint8_t *p, uint32_t v)
 {
-    for (int i = 0; i < 4; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
+    put_le(p, v, 4);
 }
 
 /* A data frame's header (docs/FORMAT.md "Compressed stream"): the LZ4
@@ -271,35 +276,34 @@ static int end_data_frame(w15_writer_t *w, w15_error_t *err)
     return write_iov(w, iov, 2, err);
 }
 
-/* An incompressible blob (header `hdr`, bytes pay[0..plen)) as uncompressed
- * blocks of a data frame: the open one when the stream bytes staged since
- * its last blob are few (DF_INLINE; they go into the block raw), else a new
- * one after the staged bytes have gone through the stream's frame and that
- * frame has ended.  One writev, no copy. */
-static int df_blob(w15_writer_t *w, const uint8_t *hdr, const uint8_t *pay, size_t plen, w15_error_t *err)
+/* A raw block's header for k bytes: LZ4's 4 bytes (high bit: stored as
+ * is) or zstd's 3 (size << 3, block type 0 = raw, the last-block bit).
+ * Returns its length. */
+static size_t raw_block_header(uint8_t *p, int zstd, size_t k, int last)
+{
+    if (zstd) {
+        put_le(p, (uint64_t)k << 3 | (last ? 1u : 0u), 3);
+        return 3;
+    }
+    put_le32(p, 0x80000000u | (uint32_t)k);
+    return 4;
+}
+
+/* The rest of a data frame holding one incompressible blob, after
+ * lead[0..nlead) (which ends with the first block's header, for `blk`
+ * bytes): the `pre` staged stream bytes, the blob's header `hdr` and its
+ * bytes pay[0..plen), in raw blocks of up to `bmax` bytes.  One writev per
+ * 32 blocks, no copy; the staged bytes are gone after it and the data frame
+ * stays open. */
+static int raw_blocks(w15_writer_t *w, const struct iovec *lead, int nlead, size_t blk, size_t pre,
+                      const uint8_t *hdr, const uint8_t *pay, size_t plen, size_t bmax, int zstd, w15_error_t *err)
 {
     enum { NB = 32 };
     struct iovec iov[2 * NB + 8];
-    uint8_t head[sizeof df_head + 4], bh[NB][4];
+    uint8_t bh[NB][4];
     int n = 0, nb = 0;
-    size_t hl = 0, pre = 0;
-    if (w->in_df && w->olen <= DF_INLINE) {
-        pre = w->olen;
-    } else {
-        if (drain(w, err) != 0) /* ends an open data frame first (push_stream) */
-            return -1;
-        size_t e = LZ4F_compressEnd(w->cctx, w->zbuf, w->zcap, NULL);
-        if (LZ4F_isError(e))
-            return fail(w, err, W15_E_BAD_STREAM, "LZ4 frame end failed: %s", LZ4F_getErrorName(e));
-        iov[n++] = (struct iovec){w->zbuf, e};
-        memcpy(head, df_head, sizeof df_head);
-        hl = sizeof df_head;
-        w->in_df = 1;
-    }
-    size_t total = pre + W15_DATA_HEADER + plen;
-    size_t blk = total < DF_BLOCK ? total : DF_BLOCK;
-    put_le32(head + hl, 0x80000000u | (uint32_t)blk); /* high bit: stored as is */
-    iov[n++] = (struct iovec){head, hl + 4};
+    while (n < nlead)
+        iov[n] = lead[n], n++;
     iov[n++] = (struct iovec){w->out, pre};
     iov[n++] = (struct iovec){(void *)(uintptr_t)hdr, W15_DATA_HEADER};
     size_t k = blk - pre - W15_DATA_HEADER;
@@ -310,13 +314,44 @@ static int df_blob(w15_writer_t *w, const uint8_t *hdr, const uint8_t *pay, size
                 return -1;
             n = nb = 0;
         }
-        k = plen < DF_BLOCK ? plen : DF_BLOCK;
-        put_le32(bh[nb], 0x80000000u | (uint32_t)k);
-        iov[n++] = (struct iovec){bh[nb++], 4};
+        k = plen < bmax ? plen : bmax;
+        iov[n] = (struct iovec){bh[nb], raw_block_header(bh[nb], zstd, k, k == plen)};
+        n++, nb++;
         iov[n++] = (struct iovec){(void *)(uintptr_t)pay, k};
     }
     w->olen = 0;
+    w->in_df = 1;
     return write_iov(w, iov, n, err);
+}
+
+/* An incompressible blob (header `hdr`, bytes pay[0..plen)) as uncompressed
+ * blocks of an LZ4 data frame: the open one when the stream bytes staged
+ * since its last blob are few (DF_INLINE; they go into the block raw), else
+ * a new one after the staged bytes have gone through the stream's frame and
+ * that frame has ended. */
+static int df_blob(w15_writer_t *w, const uint8_t *hdr, const uint8_t *pay, size_t plen, w15_error_t *err)
+{
+    struct iovec lead[2];
+    uint8_t head[sizeof df_head + 4];
+    int n = 0;
+    size_t hl = 0, pre = 0;
+    if (w->in_df && w->olen <= DF_INLINE) {
+        pre = w->olen;
+    } else {
+        if (drain(w, err) != 0) /* ends an open data frame first (push_stream) */
+            return -1;
+        size_t e = LZ4F_compressEnd(w->cctx, w->zbuf, w->zcap, NULL);
+        if (LZ4F_isError(e))
+            return fail(w, err, W15_E_BAD_STREAM, "LZ4 frame end failed: %s", LZ4F_getErrorName(e));
+        lead[n++] = (struct iovec){w->zbuf, e};
+        memcpy(head, df_head, sizeof df_head);
+        hl = sizeof df_head;
+    }
+    size_t total = pre + W15_DATA_HEADER + plen;
+    size_t blk = total < DF_BLOCK ? total : DF_BLOCK;
+    hl += raw_block_header(head + hl, 0, blk, 0);
+    lead[n++] = (struct iovec){head, hl};
+    return raw_blocks(w, lead, n, blk, pre, hdr, pay, plen, DF_BLOCK, 0, err);
 }
 
 /* zstd: does a sample of the blob (four 2 KiB slices, from the middle of
@@ -337,8 +372,7 @@ static int zstd_incompressible(w15_writer_t *w, const uint8_t *p, size_t n)
     } else if (n > sizeof sample) {
         sn = sizeof sample;
     }
-    int level = w->o.zstd_level ? w->o.zstd_level : W15_ZSTD_LEVEL_DEFAULT;
-    size_t r = ZSTD_compressCCtx(w->zprobe, out, sizeof out, src, sn, level);
+    size_t r = ZSTD_compressCCtx(w->zprobe, out, sizeof out, src, sn, w->o.zstd_level);
     return ZSTD_isError(r) || r > sn - sn / 256;
 }
 
@@ -348,13 +382,11 @@ static int zstd_incompressible(w15_writer_t *w, const uint8_t *p, size_t n)
  * DF_INLINE stream bytes were staged since (they go into this frame raw).
  * Frame header: magic, descriptor 0xE0 (8-byte content size, single
  * segment, no checksum, no dictionary), the content size; then blocks of
- * up to 128 KiB (3-byte headers: last-block bit, type 0 = raw, size).
- * One writev per 32 blocks, no copy. */
+ * up to 128 KiB. */
 static int zdf_blob(w15_writer_t *w, const uint8_t *hdr, const uint8_t *pay, size_t plen, w15_error_t *err)
 {
-    enum { NB = 32, ZBLOCK = 128u << 10 };
-    struct iovec iov[2 * NB + 4];
-    uint8_t head[4 + 1 + 8 + 3], bh[NB][3];
+    enum { ZBLOCK = 128u << 10 };
+    uint8_t head[4 + 1 + 8 + 3];
     size_t pre = 0;
     if (w->in_df && w->olen <= DF_INLINE) {
         pre = w->olen;
@@ -365,37 +397,12 @@ static int zdf_blob(w15_writer_t *w, const uint8_t *hdr, const uint8_t *pay, siz
     uint64_t total = pre + W15_DATA_HEADER + (uint64_t)plen;
     put_le32(head, ZSTD_MAGICNUMBER);
     head[4] = 0xE0;
-    for (int i = 0; i < 8; i++)
-        head[5 + i] = (uint8_t)(total >> (8 * i));
+    put_le(head + 5, total, 8);
     /* the first block: the staged bytes, the blob's header, its first bytes */
     size_t blk = total < ZBLOCK ? (size_t)total : ZBLOCK;
-    uint32_t b0 = (uint32_t)blk << 3 | (blk == total ? 1u : 0u);
-    head[13] = (uint8_t)b0;
-    head[14] = (uint8_t)(b0 >> 8);
-    head[15] = (uint8_t)(b0 >> 16);
-    int n = 0, nb = 0;
-    iov[n++] = (struct iovec){head, sizeof head};
-    iov[n++] = (struct iovec){w->out, pre};
-    iov[n++] = (struct iovec){(void *)(uintptr_t)hdr, W15_DATA_HEADER};
-    size_t k = blk - pre - W15_DATA_HEADER;
-    iov[n++] = (struct iovec){(void *)(uintptr_t)pay, k};
-    for (pay += k, plen -= k; plen > 0; pay += k, plen -= k) {
-        if (nb == NB) {
-            if (write_iov(w, iov, n, err) != 0)
-                return -1;
-            n = nb = 0;
-        }
-        k = plen < ZBLOCK ? plen : ZBLOCK;
-        uint32_t b = (uint32_t)k << 3 | (k == plen ? 1u : 0u);
-        bh[nb][0] = (uint8_t)b;
-        bh[nb][1] = (uint8_t)(b >> 8);
-        bh[nb][2] = (uint8_t)(b >> 16);
-        iov[n++] = (struct iovec){bh[nb++], 3};
-        iov[n++] = (struct iovec){(void *)(uintptr_t)pay, k};
-    }
-    w->olen = 0;
-    w->in_df = 1;
-    return write_iov(w, iov, n, err);
+    raw_block_header(head + 13, 1, blk, blk == total);
+    struct iovec lead = {head, sizeof head};
+    return raw_blocks(w, &lead, 1, blk, pre, hdr, pay, plen, ZBLOCK, 1, err);
 }
 
 /* Emit one Data value whose raw form (header None,size,size + bytes) is at
@@ -607,7 +614,9 @@ w15_writer_t *w15_writer_open_fd(int fd, const char *path, const w15_writer_opts
     }
     if (w->o.stream_zstd) {
         w->o.stream_lz4 = 0;
-        int level = w->o.zstd_level ? w->o.zstd_level : W15_ZSTD_LEVEL_DEFAULT;
+        if (!w->o.zstd_level)
+            w->o.zstd_level = W15_ZSTD_LEVEL_DEFAULT;
+        int level = w->o.zstd_level;
         if (level < ZSTD_minCLevel() || level > ZSTD_maxCLevel()) {
             w15_set_error(err, W15_E_USAGE, 0, "%s: zstd level %d is outside zstd's %d..%d", path, level,
                           ZSTD_minCLevel(), ZSTD_maxCLevel());

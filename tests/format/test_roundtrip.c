@@ -505,18 +505,61 @@ static int read_calls(const uint8_t *p, size_t n, w15_error_t *err, int *calls)
     return (int)x;
 }
 
-static void data_frames(void)
+/* data_frames' and zstd_data_frames' common start: the blobs, then the
+ * same calls written plain (pp) and through stream `stream` (pz, 1 = LZ4,
+ * 2 = zstd), both files read back. */
+static void df_begin(int stream, char **pp, char **pz, uint8_t **plain, size_t *pn, uint8_t **z, size_t *zn)
 {
     df_rnd = malloc(DF_RND);
     df_rep = malloc(100000);
     fill_random(df_rnd, DF_RND, 88172645463325252ull);
     for (size_t i = 0; i < 100000; i++)
         df_rep[i] = (uint8_t)(i * 7 + (i >> 8));
-    char *pp = tmp_path(), *pz = tmp_path();
-    df_write(pp, 0, -1, 0);
-    df_write(pz, 1, -1, 0);
+    *pp = tmp_path();
+    *pz = tmp_path();
+    df_write(*pp, 0, -1, 0);
+    df_write(*pz, stream, -1, 0);
+    *plain = slurp(*pp, pn);
+    *z = slurp(*pz, zn);
+}
+
+/* Their common end: a flush after each of calls 0..7 through `stream`
+ * leaves a file that reads as truncated after at least one call, and that
+ * reads complete once the writer closes; then everything df_begin made is
+ * freed. */
+static void df_flushes_end(int stream, char *pp, char *pz, uint8_t *plain)
+{
+    w15_error_t err;
+    int calls;
+    size_t zn;
+    for (int at = 0; at < 8; at++) {
+        w15_writer_t *w = df_write(pz, stream, at, 1);
+        uint8_t *z = slurp(pz, &zn);
+        CHECK_EQ(read_calls(z, zn, &err, &calls), W15_NEXT_TRUNCATED);
+        CHECK_EQ(err.code, W15_E_TRUNCATED);
+        CHECK(calls >= 1);
+        free(z);
+        REQUIRE(w15_writer_close(w, &err) == 0);
+        z = slurp(pz, &zn);
+        CHECK_EQ(read_calls(z, zn, &err, &calls), W15_NEXT_END);
+        CHECK_EQ(calls, 114);
+        free(z);
+    }
+    free(plain);
+    unlink(pp);
+    unlink(pz);
+    free(pp);
+    free(pz);
+    free(df_rnd);
+    free(df_rep);
+}
+
+static void data_frames(void)
+{
+    char *pp, *pz;
     size_t pn, zn, un = 0;
-    uint8_t *plain = slurp(pp, &pn), *z = slurp(pz, &zn);
+    uint8_t *plain, *z;
+    df_begin(1, &pp, &pz, &plain, &pn, &z, &zn);
     /* the LZ4 stream decodes to exactly the plain writer's file */
     uint8_t *u = lz4_unwrap(z, zn, &un);
     CHECK_EQ(un, pn);
@@ -555,26 +598,7 @@ static void data_frames(void)
     free(u);
     free(z);
     /* a flush while a data frame is open: the file reads to there */
-    for (int at = 0; at < 8; at++) {
-        w15_writer_t *w = df_write(pz, 1, at, 1);
-        z = slurp(pz, &zn);
-        CHECK_EQ(read_calls(z, zn, &err, &calls), W15_NEXT_TRUNCATED);
-        CHECK_EQ(err.code, W15_E_TRUNCATED);
-        CHECK(calls >= 1);
-        free(z);
-        REQUIRE(w15_writer_close(w, &err) == 0);
-        z = slurp(pz, &zn);
-        CHECK_EQ(read_calls(z, zn, &err, &calls), W15_NEXT_END);
-        CHECK_EQ(calls, 114);
-        free(z);
-    }
-    free(plain);
-    unlink(pp);
-    unlink(pz);
-    free(pp);
-    free(pz);
-    free(df_rnd);
-    free(df_rep);
+    df_flushes_end(1, pp, pz, plain);
 }
 
 /* The same calls through a zstd stream: incompressible blobs of 64 KiB or
@@ -583,16 +607,10 @@ static void data_frames(void)
  * plain writer's bytes. */
 static void zstd_data_frames(void)
 {
-    df_rnd = malloc(DF_RND);
-    df_rep = malloc(100000);
-    fill_random(df_rnd, DF_RND, 88172645463325252ull);
-    for (size_t i = 0; i < 100000; i++)
-        df_rep[i] = (uint8_t)(i * 7 + (i >> 8));
-    char *pp = tmp_path(), *pz = tmp_path();
-    df_write(pp, 0, -1, 0);
-    df_write(pz, 2, -1, 0);
+    char *pp, *pz;
     size_t pn, zn;
-    uint8_t *plain = slurp(pp, &pn), *z = slurp(pz, &zn);
+    uint8_t *plain, *z;
+    df_begin(2, &pp, &pz, &plain, &pn, &z, &zn);
     uint8_t *u = malloc(pn + 1);
     ZSTD_DCtx *d = ZSTD_createDCtx();
     ZSTD_inBuffer in = {z, zn, 0};
@@ -624,25 +642,7 @@ static void zstd_data_frames(void)
     free(z);
     /* a flush after a data frame: the file reads to there; closed after
      * one (call 7 ends with a data frame), it ends complete */
-    for (int at = 0; at < 8; at++) {
-        w15_writer_t *w = df_write(pz, 2, at, 1);
-        z = slurp(pz, &zn);
-        CHECK_EQ(read_calls(z, zn, &err, &calls), W15_NEXT_TRUNCATED);
-        CHECK(calls >= 1);
-        free(z);
-        REQUIRE(w15_writer_close(w, &err) == 0);
-        z = slurp(pz, &zn);
-        CHECK_EQ(read_calls(z, zn, &err, &calls), W15_NEXT_END);
-        CHECK_EQ(calls, 114);
-        free(z);
-    }
-    free(plain);
-    unlink(pp);
-    unlink(pz);
-    free(pp);
-    free(pz);
-    free(df_rnd);
-    free(df_rep);
+    df_flushes_end(2, pp, pz, plain);
 }
 
 static void rt_none(void) { roundtrip(W15_COMP_NONE, 0); }
