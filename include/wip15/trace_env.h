@@ -6,10 +6,13 @@
 #ifndef WIP15_TRACE_ENV_H
 #define WIP15_TRACE_ENV_H
 
+#include <errno.h>
+#include <stdlib.h>
+
 /* Settings (values: docs/USAGE.md; `wip15 trace --help` names each). */
 #define W15_ENV_OUTPUT "WIP15_OUTPUT"           /* trace file name */
 #define W15_ENV_COMPRESSION "WIP15_COMPRESSION" /* blobs: lz4, zlib, none */
-#define W15_ENV_STREAM "WIP15_STREAM"           /* whole file: lz4, none */
+#define W15_ENV_STREAM "WIP15_STREAM"           /* whole file: zstd, zstd:LEVEL, lz4, none */
 #define W15_ENV_FRAMES "WIP15_FRAMES"           /* A-B, A-, A */
 #define W15_ENV_MAX_SIZE "WIP15_MAX_SIZE"       /* bytes, suffix k, M, G */
 #define W15_ENV_TIMING "WIP15_TIMING"           /* off, frames, draws, all */
@@ -20,6 +23,21 @@
 #define W15_ENV_CLOCK "WIP15_CLOCK"             /* the timing clock (src/wtf/clock.c) */
 #define W15_ENV_MAPS "WIP15_MAPS"               /* persistent maps: protect, compare */
 #define W15_ENV_FRAME_READ "WIP15_FRAME_READ"   /* frame digests: auto, readback */
+
+/* The LEVEL of "zstd:LEVEL" (W15_ENV_STREAM, `wip15 trace --stream`): a
+ * decimal from -7 to 19, not 0.  `s` is the text after the colon; returns
+ * 0 and sets *level, or -1 (level unchanged).  Inline: the launcher links
+ * libc alone. */
+static inline int w15_zstd_level_parse(const char *s, int *level)
+{
+    char *end;
+    errno = 0;
+    long n = strtol(s, &end, 10);
+    if (end == s || *end || errno || n < -7 || n > 19 || n == 0)
+        return -1;
+    *level = (int)n;
+    return 0;
+}
 
 /* The status directory.  `wip15 trace` makes a private directory
  * (mkdtemp in $TMPDIR if set, else $XDG_RUNTIME_DIR, /dev/shm or /tmp)

@@ -295,9 +295,8 @@ int cmd_trace(int argc, char **argv)
         fprintf(stderr, "wip15: trace: --compression %s: expected lz4, zlib or none\n", comp);
         return 2;
     }
-    char *zend = NULL;
-    long zl = stream && !strncmp(stream, "zstd:", 5) ? strtol(stream + 5, &zend, 10) : 0;
-    int zstd_ok = zend && zend != stream + 5 && !*zend && zl >= -7 && zl <= 19 && zl != 0;
+    int zl;
+    int zstd_ok = stream && !strncmp(stream, "zstd:", 5) && w15_zstd_level_parse(stream + 5, &zl) == 0;
     if (stream && !one_of(stream, streams) && !zstd_ok) {
         fprintf(stderr, "wip15: trace: --stream %s: expected lz4, zstd, zstd:LEVEL (-7..19, not 0) or none\n", stream);
         return 2;

@@ -54,18 +54,6 @@ static int parse_size(const char *s, uint64_t *out)
 
 /* "A-B", "A-", "A" (frames A..B inclusive, frame 0 = calls before the
  * first frame end). */
-/* ":LEVEL" after "zstd": a zstd level from -7 to 19, not 0. */
-static int zstd_level(const char *s, int *level)
-{
-    char *end;
-    errno = 0;
-    long n = *s == ':' ? strtol(s + 1, &end, 10) : 0;
-    if (*s != ':' || !s[1] || *end || errno || n < -7 || n > 19 || n == 0)
-        return -1;
-    *level = (int)n;
-    return 0;
-}
-
 static int parse_frames(const char *s, int64_t *a, int64_t *b)
 {
     char *end;
@@ -126,7 +114,7 @@ void w15_config_load(void)
             w15_cfg.stream_zstd = 0;
         } else if (!strcasecmp(v, "none")) {
             w15_cfg.stream_lz4 = w15_cfg.stream_zstd = 0;
-        } else if (!strncasecmp(v, "zstd", 4) && (!v[4] || zstd_level(v + 4, &w15_cfg.zstd_level) == 0)) {
+        } else if (!strncasecmp(v, "zstd", 4) && (!v[4] || (v[4] == ':' && w15_zstd_level_parse(v + 5, &w15_cfg.zstd_level) == 0))) {
             w15_cfg.stream_lz4 = 0;
             w15_cfg.stream_zstd = 1;
         } else {
