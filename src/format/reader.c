@@ -174,7 +174,7 @@ struct w15_reader {
     size_t inlen, inpos;
     uint64_t in_consumed;  /* compressed bytes consumed */
     size_t lz4_hint;       /* input size LZ4F expects next (one block at a time) */
-    int lz4_cut;           /* the file ended inside an LZ4 frame (1: no end mark) or after a data frame (2) */
+    const char *cut;       /* how a compressed file ended unfinished (inside a frame, after a data frame), or NULL */
     int lz4_info;          /* the current frame's header was looked at */
     int lz4_data;          /* the current (or last ended) frame is a data frame */
     ZSTD_DCtx *zd;         /* zstd frame input (then dctx is NULL) */
@@ -280,6 +280,15 @@ static int fill_input(w15_reader_t *r)
     return k > 0 ? P_OK : P_SHORT;
 }
 
+/* The compressed input ended: `cut` says how, when a finished trace
+ * cannot end there (NULL: it can). */
+static int input_ended(w15_reader_t *r, const char *cut)
+{
+    r->src_eof = 1;
+    r->cut = cut;
+    return P_SHORT;
+}
+
 /* fill() for a zstd frame.  Input goes in no faster than zstd asks for
  * it (about a block at a time), so that the blocks before a corrupt one
  * are delivered first. */
@@ -290,13 +299,12 @@ static int fill_zstd(w15_reader_t *r)
         int rc = r->inpos < r->inlen || r->zhint == 0 ? fill_input(r) : P_OK;
         if (rc == P_ERR)
             return rc;
-        if (rc == P_SHORT) {
-            r->src_eof = 1;
-            /* inside a frame: it never ended; after a data frame: the
-             * writer ends a trace with a compressed frame */
-            r->lz4_cut = r->zhint != 0 ? 3 : r->lz4_data ? 4 : 0;
-            return P_SHORT;
-        }
+        /* inside a frame: it never ended; after a data frame: the writer
+         * ends a trace with a compressed frame */
+        if (rc == P_SHORT)
+            return input_ended(r, r->zhint != 0 ? "the zstd frame does not end"
+                                  : r->lz4_data ? "the zstd stream ends with a data frame"
+                                                : NULL);
         size_t want = r->zhint ? r->zhint : 5; /* 0: a (next) frame starts */
         ZSTD_inBuffer in = {r->inp + r->inpos, r->inlen - r->inpos < want ? r->inlen - r->inpos : want, 0};
         ZSTD_outBuffer out = {r->wbuf + r->wlen, r->wcap - r->wlen, 0};
@@ -324,11 +332,8 @@ static int fill_zstd(w15_reader_t *r)
             rc = fill_input(r);
             if (rc == P_ERR)
                 return rc;
-            if (rc == P_SHORT) {
-                r->src_eof = 1;
-                r->lz4_cut = 3;
-                return P_SHORT;
-            }
+            if (rc == P_SHORT)
+                return input_ended(r, "the zstd frame does not end");
         }
     }
 }
@@ -357,13 +362,12 @@ static int fill(w15_reader_t *r)
         int rc = fill_input(r);
         if (rc == P_ERR)
             return rc;
-        if (rc == P_SHORT) {
-            r->src_eof = 1;
-            /* LZ4F still expects input: the frame was never finished, so
-             * the file was cut even if it ends between two operations */
-            r->lz4_cut = r->lz4_hint != 0 ? 1 : r->lz4_data ? 2 : 0;
-            return P_SHORT;
-        }
+        /* LZ4F still expects input: the frame was never finished, so the
+         * file was cut even if it ends between two operations */
+        if (rc == P_SHORT)
+            return input_ended(r, r->lz4_hint != 0 ? "the LZ4 frame has no end mark"
+                                  : r->lz4_data    ? "the LZ4 stream ends with a data frame"
+                                                   : NULL);
         /* Feed at most what LZ4F asks for (the next block), so that the
          * blocks before a corrupt one are delivered first. */
         size_t dsz = r->wcap - r->wlen, ssz = r->inlen - r->inpos;
@@ -1055,12 +1059,9 @@ w15_next_t w15_reader_next(w15_reader_t *r, w15_op_t *op, w15_error_t *err)
     op->offset = off_of(r, r->pos);
     uint8_t opcode;
     int rc = ensure(r, 1);
-    if (rc == P_SHORT && r->lz4_cut) {
-        snprintf(r->short_detail, sizeof r->short_detail, "%s (the writer did not finish: killed, crashed or "
-                 "the file was cut)", r->lz4_cut == 1   ? "; the LZ4 frame has no end mark"
-                                      : r->lz4_cut == 3 ? "; the zstd frame does not end"
-                                      : r->lz4_cut == 4 ? "; the zstd stream ends with a data frame"
-                                                        : "; the LZ4 stream ends with a data frame");
+    if (rc == P_SHORT && r->cut) {
+        snprintf(r->short_detail, sizeof r->short_detail,
+                 "; %s (the writer did not finish: killed, crashed or the file was cut)", r->cut);
         return truncated(r, err);
     }
     if (rc == P_SHORT) {
