@@ -40,20 +40,18 @@ static inline int w15_zstd_level_parse(const char *s, int *level)
 }
 
 /* The status directory.  `wip15 trace` makes a private directory
- * (mkdtemp in $TMPDIR if set, else $XDG_RUNTIME_DIR, /dev/shm or /tmp)
- * holding an empty file W15_STATUS_LOADED
- * and sets W15_ENV_STATUS_DIR to its absolute path; the variable's
- * presence also tells the library that the launcher prints the summary
- * ("trace written to").  Nothing is inherited but the environment: no
+ * (mkdtemp in $TMPDIR if set, else $XDG_RUNTIME_DIR, /dev/shm or /tmp),
+ * sets W15_ENV_STATUS_DIR to its absolute path and W15_ENV_ROOT to
+ * "PID NAME" (its own process ID and the program as the user named it),
+ * then execs the program in its own process: nothing of ours waits beside
+ * it (a launcher that forks and waits costs every traced program a
+ * wake-up of that process at its exit, ~2 ms on a loaded machine;
+ * docs/PERFORMANCE.md "The launcher").  The variable's presence tells the
+ * library that it reports through the directory rather than printing
+ * "trace written to" itself.  Nothing is inherited but the environment: no
  * descriptor, so a program that closes what it inherited (Chromium's
  * child processes, daemons) neither loses its reports nor gets one
  * written into a descriptor of its own that took the number.
- * - In every process it is loaded into, the library's constructor makes
- *   W15_STATUS_LOADED one byte long (truncate(2): one system call, no
- *   descriptor).  When no trace was written, the launcher tells "the
- *   program made no GL call" (one byte) from "libwip15.so was never
- *   loaded" (empty: a static or setuid program, one that clears
- *   LD_PRELOAD).
  * - Each trace appends lines to W15_STATUS_TRACES (O_APPEND, one write(2)
  *   per line, opened and closed each time): when it starts, the trace's
  *   absolute path and W15_STATUS_EOL; at the end, when recording stopped
@@ -61,11 +59,18 @@ static inline int w15_zstd_level_parse(const char *s, int *level)
  *   W15_STATUS_INCOMPLETE, the path, a tab, the reason and
  *   W15_STATUS_EOL.  A process whose tracer could not start writes
  *   W15_STATUS_FAILED and W15_STATUS_EOL.
- * After the program exits the launcher reads every line (a program that
- * starts traced programs gives several), reports each trace as written or
- * as incomplete, and removes the directory. */
+ * - The root process (the one whose PID W15_ENV_ROOT names, whatever
+ *   image it runs by then) reads every line when it exits (exit, _exit, or
+ *   a signal whose default action ends it), reports each trace as written
+ *   or as INCOMPLETE, says why when there is none ("NAME made no GL call",
+ *   "the tracer could not start"), says so when a signal ended it, and
+ *   removes the directory.  A traced process that ends after the root
+ *   (the directory gone) prints its own "trace written to".
+ * `wip15 trace` looks at the program before the exec: one the dynamic
+ * linker cannot preload into (statically linked, set-user-ID or
+ * set-group-ID) gets no status directory, and `wip15 trace` says so. */
+#define W15_ENV_ROOT "WIP15_ROOT"
 #define W15_ENV_STATUS_DIR "WIP15_STATUS_DIR"
-#define W15_STATUS_LOADED "loaded"
 #define W15_STATUS_TRACES "traces"
 #define W15_STATUS_EOL "\n"
 #define W15_STATUS_INCOMPLETE "!"

@@ -5,12 +5,11 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
+#include <stdint.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -33,8 +32,9 @@ static const char usage_text[] =
     "Run PROGRAM with the tracer (libwip15.so) preloaded and record every\n"
     "GL/GLES/GLX/EGL call into a WIP15 trace, and frame timing into a\n"
     ".wtf-trace file beside it.  Programs it starts are traced too (each\n"
-    "into its own file).  Exits with PROGRAM's exit status (128+N when it\n"
-    "was killed by signal N).\n"
+    "into its own file).  PROGRAM replaces this command in its process\n"
+    "(exec): its exit status and the signals sent to it are its own, and at\n"
+    "its exit it says where each trace went.\n"
     "\n"
     "options (each sets the environment variable in brackets):\n"
     "  -o, --output FILE      trace file [" W15_ENV_OUTPUT "]; default PROGRAM.wip15 in\n"
@@ -71,15 +71,7 @@ static const char usage_text[] =
     "  -h, --help             this text\n"
     "\n"
     "The trace is FILE; the timing file is FILE with .wip15 replaced by\n"
-    ".wtf-trace.  SIGINT, SIGTERM, SIGHUP and SIGQUIT are passed on to PROGRAM.\n";
-
-static volatile sig_atomic_t child_pid;
-
-static void forward(int sig)
-{
-    if (child_pid > 0)
-        kill((pid_t)child_pid, sig);
-}
+    ".wtf-trace.\n";
 
 static int one_of(const char *v, const char *const *set)
 {
@@ -119,75 +111,65 @@ static int valid_size(const char *s)
 
 /* ---- the status directory (wip15/trace_env.h) ---- */
 
-/* Print each trace the status file names, as written or as INCOMPLETE;
- * the number of traces.  *failed: a process's tracer could not start. */
-static int status_report(const char *dir, int *failed)
+/* The file execvp would run for `prog`: prog itself when it names a
+ * path, else the first executable of that name in $PATH (or the
+ * default path).  0 with the path in out, -1 when there is none. */
+static int find_program(const char *prog, char *out, size_t n)
 {
-    char f[PATH_MAX + 16];
-    snprintf(f, sizeof f, "%s/" W15_STATUS_TRACES, dir);
-    FILE *in = fopen(f, "re");
-    if (!in)
-        return 0;
-    char **lines = NULL;
-    size_t nlines = 0, cap = 0, n = 0;
-    char *line = NULL;
-    ssize_t len;
-    while ((len = getline(&line, &n, in)) > 0) {
-        if (line[len - 1] == W15_STATUS_EOL[0])
-            line[--len] = 0;
-        if (!len)
-            continue;
-        if (nlines == cap) {
-            char **nl = realloc(lines, (cap = cap ? cap * 2 : 16) * sizeof *nl);
-            if (!nl)
-                break;
-            lines = nl;
-        }
-        if (!(lines[nlines] = strdup(line)))
-            break;
-        nlines++;
+    if (strchr(prog, '/'))
+        return snprintf(out, n, "%s", prog) < (int)n ? 0 : -1;
+    const char *path = getenv("PATH");
+    if (!path)
+        path = "/usr/local/bin:/bin:/usr/bin";
+    for (const char *p = path;; p++) {
+        const char *e = strchr(p, ':');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (snprintf(out, n, "%.*s%s%s", (int)len, p, len ? "/" : "", prog) < (int)n &&
+            access(out, X_OK) == 0)
+            return 0;
+        if (!e)
+            return -1;
+        p = e;
     }
-    free(line);
-    fclose(in);
-    /* one line per trace, "!PATH<TAB>REASON" for an incomplete one, "?"
-     * for a process whose tracer could not start */
-    const size_t il = sizeof W15_STATUS_INCOMPLETE - 1;
-    int ntraces = 0;
-    for (size_t i = 0; i < nlines; i++) {
-        if (!strcmp(lines[i], W15_STATUS_FAILED)) {
-            *failed = 1;
-            continue;
-        }
-        if (!strncmp(lines[i], W15_STATUS_INCOMPLETE, il))
-            continue;
-        const char *why = NULL;
-        size_t pl = strlen(lines[i]);
-        for (size_t j = i + 1; j < nlines && !why; j++)
-            if (!strncmp(lines[j], W15_STATUS_INCOMPLETE, il) && !strncmp(lines[j] + il, lines[i], pl) &&
-                lines[j][il + pl] == '\t')
-                why = lines[j] + il + pl + 1;
-        if (why)
-            fprintf(stderr, "wip15: trace %s is INCOMPLETE: %s; it holds what was recorded before\n", lines[i],
-                    why);
-        else
-            fprintf(stderr, "wip15: trace written to %s\n", lines[i]);
-        ntraces++;
-    }
-    for (size_t i = 0; i < nlines; i++)
-        free(lines[i]);
-    free(lines);
-    return ntraces;
 }
 
-/* 1: the library was loaded into some process; 0: never; -1: unknown. */
-static int status_loaded(const char *dir)
+/* Why the dynamic linker will not preload libwip15.so into the program
+ * file `file` (NULL: it will, or it cannot be told): an ELF executable
+ * without a program interpreter is statically linked; set-user-ID and
+ * set-group-ID programs ignore LD_PRELOAD's paths.  A script (#!) runs
+ * its interpreter, which is looked at when it is run. */
+static const char *preload_blocker(const char *file)
 {
-    char f[PATH_MAX + 16];
-    struct stat ls;
-    snprintf(f, sizeof f, "%s/" W15_STATUS_LOADED, dir);
-    if (stat(f, &ls) != 0)
-        return -1;
-    return ls.st_size > 0;
+    struct stat st;
+    if (stat(file, &st) != 0 || !S_ISREG(st.st_mode))
+        return NULL;
+    if (st.st_mode & S_ISUID)
+        return "set-user-ID";
+    if ((st.st_mode & S_ISGID) && (st.st_mode & S_IXGRP))
+        return "set-group-ID";
+    int fd = open(file, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    /* ELF64 little-endian (the x86-64 and arm64 programs this tracer
+     * sees): e_phoff at 32, e_phentsize and e_phnum at 54 and 56 */
+    unsigned char eh[64], ph[56];
+    const char *why = NULL;
+    if (pread(fd, eh, sizeof eh, 0) == (ssize_t)sizeof eh && !memcmp(eh, "\177ELF", 4) && eh[4] == 2 &&
+        eh[5] == 1) {
+        uint64_t phoff = 0;
+        for (int i = 7; i >= 0; i--)
+            phoff = phoff << 8 | eh[32 + i];
+        unsigned phentsize = eh[54] | eh[55] << 8, phnum = eh[56] | eh[57] << 8;
+        int interp = 0, ok = phentsize >= sizeof ph;
+        for (unsigned i = 0; ok && i < phnum && !interp; i++) {
+            ok = pread(fd, ph, sizeof ph, (off_t)(phoff + (uint64_t)i * phentsize)) == (ssize_t)sizeof ph;
+            interp = ok && ph[0] == 3 && !ph[1] && !ph[2] && !ph[3]; /* PT_INTERP */
+        }
+        if (ok && !interp)
+            why = "statically linked";
+    }
+    close(fd);
+    return why;
 }
 
 /* Make the status directory (in sdir, "" when none could be made): in
@@ -223,8 +205,6 @@ static void status_dir_remove(const char *dir)
     if (!dir[0])
         return;
     char f[PATH_MAX + 16];
-    snprintf(f, sizeof f, "%s/" W15_STATUS_LOADED, dir);
-    unlink(f);
     snprintf(f, sizeof f, "%s/" W15_STATUS_TRACES, dir);
     unlink(f);
     rmdir(dir);
@@ -357,91 +337,28 @@ int cmd_trace(int argc, char **argv)
     if (readback) setenv(W15_ENV_READBACK_DATA, "on", 1);
     if (quiet) setenv(W15_ENV_QUIET, "1", 1);
     /* the status directory (wip15/trace_env.h): where each traced process
-     * says it was loaded and reports its trace */
-    char sdir[PATH_MAX];
-    const char *where = status_dir_make(sdir, sizeof sdir);
-    if (sdir[0]) {
-        char f[PATH_MAX + 16];
-        snprintf(f, sizeof f, "%s/" W15_STATUS_LOADED, sdir);
-        int fd = open(f, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-        if (fd >= 0) {
-            close(fd);
-            setenv(W15_ENV_STATUS_DIR, sdir, 1); /* the tracer prints "tracing to" itself; we, the summary */
-        } else {
-            rmdir(sdir);
-            sdir[0] = 0;
-        }
+     * reports its trace, and the root process (this one, after the exec)
+     * reads them at its exit */
+    char file[PATH_MAX], sdir[PATH_MAX];
+    sdir[0] = 0;
+    const char *blocked = find_program(argv[optind], file, sizeof file) == 0 ? preload_blocker(file) : NULL;
+    if (blocked) {
+        fprintf(stderr, "wip15: libwip15.so cannot be loaded into %s (%s): it runs untraced; programs it "
+                        "starts are traced, each saying where its trace went\n", argv[optind], blocked);
     } else {
-        fprintf(stderr, "wip15: trace: cannot make a status directory in %s (%s); each traced process says "
-                        "where its trace went\n", where, strerror(errno));
-    }
-
-    /* The signals that ask a program to end go to the program.  The
-     * program starts with the signal state `wip15` was given: the child
-     * puts these back before the exec, and main.c leaves SIGPIPE alone for
-     * `trace`.  (Not posix_spawn: glibc's leaves its internal signals 32
-     * and 33 ignored across the exec; a fork of this small program costs no
-     * more, docs/PERFORMANCE.md "Start-up".) */
-    static const int fwd[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-    enum { NFWD = sizeof fwd / sizeof fwd[0] };
-    struct sigaction sa, fwd_old[NFWD];
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = forward;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESTART;
-    for (int i = 0; i < NFWD; i++)
-        sigaction(fwd[i], &sa, &fwd_old[i]);
-
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        fprintf(stderr, "wip15: trace: fork failed: %s\n", strerror(errno));
-        status_dir_remove(sdir);
-        return 1;
-    }
-    if (pid == 0) {
-        for (int i = 0; i < NFWD; i++)
-            sigaction(fwd[i], &fwd_old[i], NULL);
-        execvp(argv[optind], argv + optind);
-        fprintf(stderr, "wip15: trace: cannot run %s: %s\n", argv[optind], strerror(errno));
-        _exit(127);
-    }
-    child_pid = pid;
-    int st = 0;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-        ;
-    child_pid = 0;
-    for (int i = 0; i < NFWD; i++)
-        sigaction(fwd[i], &fwd_old[i], NULL);
-
-    int failed = 0, ntraces = sdir[0] ? status_report(sdir, &failed) : 0;
-    int was_loaded = sdir[0] ? status_loaded(sdir) : -1; /* -1: unknown */
-    status_dir_remove(sdir);
-    int rc;
-    if (WIFEXITED(st)) {
-        rc = WEXITSTATUS(st);
-        if (rc == 127 && !ntraces)
-            return 127;
-    } else if (WIFSIGNALED(st)) {
-        int sig = WTERMSIG(st);
-        rc = 128 + sig;
-        fprintf(stderr, "wip15: %s was killed by signal %d (%s)%s\n", argv[optind], sig, strsignal(sig),
-                ntraces ? "; the trace holds everything up to then" : "");
-    } else {
-        rc = 1;
-    }
-    if (!ntraces && !quiet) {
-        if (failed)
-            fprintf(stderr, "wip15: no trace was written: the tracer could not start in %s (its message "
-                            "above says why)\n", argv[optind]);
-        else if (was_loaded == 1)
-            fprintf(stderr, "wip15: no trace was written: %s made no GL call\n", argv[optind]);
-        else if (was_loaded == 0)
-            fprintf(stderr, "wip15: no trace was written: libwip15.so was never loaded into %s (a statically "
-                            "linked or setuid program, or one that clears LD_PRELOAD)\n", argv[optind]);
+        const char *where = status_dir_make(sdir, sizeof sdir);
+        char root[64 + PATH_MAX];
+        if (!sdir[0])
+            fprintf(stderr, "wip15: trace: cannot make a status directory in %s (%s); each traced process "
+                            "says where its trace went\n", where, strerror(errno));
+        else if (snprintf(root, sizeof root, "%ld %s", (long)getpid(), argv[optind]) >= (int)sizeof root)
+            status_dir_remove(sdir), sdir[0] = 0;
         else
-            fprintf(stderr, "wip15: no trace was written (%s made no GL calls, or the tracer could not start)\n",
-                    argv[optind]);
+            setenv(W15_ENV_STATUS_DIR, sdir, 1), setenv(W15_ENV_ROOT, root, 1);
     }
-    return rc;
+    fflush(NULL);
+    execvp(argv[optind], argv + optind);
+    fprintf(stderr, "wip15: trace: cannot run %s: %s\n", argv[optind], strerror(errno));
+    status_dir_remove(sdir);
+    return 127;
 }

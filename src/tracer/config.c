@@ -84,14 +84,16 @@ void w15_config_load(void)
 {
     const char *v;
     if ((v = getenv(W15_ENV_STATUS_DIR)) && *v == '/') {
-        char loaded[PATH_MAX];
-        int e = errno;
-        if (snprintf(loaded, sizeof loaded, "%s/" W15_STATUS_LOADED, v) < (int)sizeof loaded &&
-            truncate(loaded, 1)) { /* the launcher's directory gone (it was killed): nothing to tell */
-        }
-        errno = e;
         w15_cfg.status_dir = strdup(v);
         w15_cfg.launched = 1;
+        /* "PID NAME": the process `wip15 trace` became, which reports */
+        char *end;
+        const char *r = getenv(W15_ENV_ROOT);
+        long pid = r ? strtol(r, &end, 10) : 0;
+        if (pid > 0 && *end == ' ' && end[1]) {
+            w15_cfg.root_pid = (pid_t)pid;
+            w15_cfg.root_name = strdup(end + 1);
+        }
     }
     if ((v = getenv(W15_ENV_QUIET)) && *v && strcmp(v, "0") != 0)
         w15_cfg.quiet = w15_log_quiet = 1;

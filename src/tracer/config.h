@@ -7,6 +7,7 @@
 #define W15_CONFIG_H
 
 #include <stdint.h>
+#include <sys/types.h>
 
 #ifndef W15_TRACER_VERSION
 #define W15_TRACER_VERSION "0.1.0" /* normally PROJECT_VERSION, from CMake */
@@ -38,7 +39,9 @@ typedef struct w15_config {
                              * taken from the image a software driver shows (present.h) */
     int readback_data;      /* WIP15_READBACK_DATA: read-back bytes kept besides their digest (default off) */
     char *status_dir;       /* WIP15_STATUS_DIR (set by `wip15 trace`), NULL */
-    int launched;           /* started by `wip15 trace` (it prints the summary) */
+    int launched;           /* started by `wip15 trace` (the root process prints the summary) */
+    pid_t root_pid;         /* WIP15_ROOT: that process, 0 when not known */
+    char *root_name;        /* and the program's name as the user gave it */
 } w15_config_t;
 
 extern w15_config_t w15_cfg;

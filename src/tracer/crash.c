@@ -29,6 +29,7 @@
 #include "resolve.h"
 #include "thread.h"
 #include "timing.h"
+#include "tracefile.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -170,6 +171,7 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
         sigemptyset(&d.sa_mask);
         real_sigaction(sig, &d, NULL);
         ours[sig] = 0;
+        w15_tracefile_summary(sig); /* `wip15 trace`'s root: the default action ends it */
         /* a fault re-executes the instruction and dies; anything else is
          * re-raised and delivered when we return (it is blocked here) */
         if (!(si && si->si_code > 0 && (sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE)))

@@ -5,7 +5,8 @@
  * sigaction/signal that keep our handler in front of the program's.  May
  * use output, timing, record, maps (a write fault on a page it protects is
  * not a crash), guard (a fault in a guarded read of program memory is not
- * one either), thread, state and resolve.  Must never use
+ * one either), thread, state, resolve and tracefile (the summary of
+ * `wip15 trace`'s root process when a signal ends it).  Must never use
  * runtime: exits are runtime's (runtime.c interposes _exit), a crash is
  * not an exit. */
 #ifndef W15_CRASH_H

@@ -216,7 +216,7 @@ int w15_output_run(void)
     return 0;
 }
 
-void w15_output_stop(void)
+void w15_output_stop(int say_written)
 {
     if (!out_started)
         return;
@@ -231,9 +231,9 @@ void w15_output_stop(void)
         const char *why = w15_fail_reason();
         if (w15_writer_close(writer, &err) && !writer_dead)
             w15_msg("cannot finish the trace %s: %s", out_path, err.msg);
-        else if (why && !w15_cfg.launched)
+        else if (why && say_written)
             w15_msg("trace %s is INCOMPLETE (%s): it holds what was recorded before", out_path, why);
-        else if (!writer_dead && !w15_cfg.launched)
+        else if (!writer_dead && say_written)
             w15_info("trace written to %s (%llu bytes)", out_path, (unsigned long long)st.file_bytes);
         writer = NULL;
     }

@@ -21,8 +21,10 @@ int w15_output_open(int fd, const char *path);
 /* Start the output thread (it takes the application's signals on no
  * account).  0, or -1 after printing why. */
 int w15_output_run(void);
-/* Stop the output thread and close the writer, writing everything queued. */
-void w15_output_stop(void);
+/* Stop the output thread and close the writer, writing everything queued;
+ * `say_written`: the last line ("trace written to", or INCOMPLETE and why)
+ * is this process's to print (no launcher's root reports it). */
+void w15_output_stop(int say_written);
 /* Forked child: forget the parent's file, thread and queue (no writes). */
 void w15_output_forget(void);
 

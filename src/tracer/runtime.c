@@ -102,7 +102,7 @@ void w15_shutdown(void)
     int e = errno;
     atomic_store(&w15_recording, 0);
     w15_threads_collect(1);
-    w15_output_stop();  /* writes the queue, converting its timing records */
+    w15_output_stop(!w15_tracefile_reported()); /* writes the queue, converting its timing records */
     w15_timing_stop();
     w15_surfaces_report();
     w15_tracefile_report_end(w15_fail_reason());
@@ -113,6 +113,7 @@ void w15_shutdown(void)
 static void at_exit(void)
 {
     w15_shutdown();
+    w15_tracefile_summary(0);
 }
 
 static void in_child(void)
@@ -152,11 +153,13 @@ static void call_real_exit(const char *name, int status)
 W15_EXPORT void _exit(int status)
 {
     w15_shutdown();
+    w15_tracefile_summary(0);
     call_real_exit("_exit", status);
 }
 
 W15_EXPORT void _Exit(int status)
 {
     w15_shutdown();
+    w15_tracefile_summary(0);
     call_real_exit("_Exit", status);
 }

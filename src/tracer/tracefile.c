@@ -1,4 +1,5 @@
 /* tracefile.c -- the trace file's name and first call (tracefile.h). */
+#define _GNU_SOURCE
 #include "tracefile.h"
 #include "config.h"
 #include "log.h"
@@ -6,6 +7,8 @@
 #include "wip15/trace_env.h"
 
 #include <errno.h>
+#include <string.h>
+#include <stdatomic.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -125,18 +128,174 @@ static char status_path[2 * PATH_MAX + 8]; /* the trace's absolute path, once re
 
 /* Append one line to the launcher's status file (trace_env.h): one
  * write(2) with O_APPEND, so the lines of several processes never mix. */
-static void status_line(const char *line, size_t n)
+static int status_ok; /* the trace's start line is in the status file */
+
+/* The status file's path into file (PATH_MAX): 0, or -1 without one. */
+static int status_file(char *file)
+{
+    return w15_cfg.status_dir &&
+                   snprintf(file, PATH_MAX, "%s/" W15_STATUS_TRACES, w15_cfg.status_dir) < PATH_MAX
+               ? 0
+               : -1;
+}
+
+static int status_line(const char *line, size_t n)
 {
     char file[PATH_MAX];
-    if (!w15_cfg.status_dir ||
-        snprintf(file, sizeof file, "%s/" W15_STATUS_TRACES, w15_cfg.status_dir) >= (int)sizeof file)
-        return;
+    if (status_file(file) != 0)
+        return -1;
+    /* (O_CREAT: the root's directory is there until it exits) */
     int fd = open(file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
     if (fd < 0)
-        return; /* the launcher is gone, or this process may not write there (a sandbox) */
+        return -1; /* the root has exited, or this process may not write there (a sandbox) */
     ssize_t r = write(fd, line, n);
-    (void)r;
     close(fd);
+    return r == (ssize_t)n ? 0 : -1;
+}
+
+int w15_tracefile_reported(void)
+{
+    if (!w15_cfg.launched || !status_ok)
+        return 0;
+    if (w15_cfg.root_pid == getpid())
+        return 1;
+    /* another process: the root reports it if it has not exited yet */
+    char file[PATH_MAX];
+    struct stat st;
+    return status_file(file) == 0 && stat(file, &st) == 0;
+}
+
+/* ---- the root's summary (async-signal-safe: it also runs in a fatal
+ * signal's handler) ---- */
+
+static char sum_in[1 << 20]; /* the status file (bss: no memory until used) */
+static char sum_line[2 * PATH_MAX + 512];
+static size_t sum_len;
+
+static void sum_put(const char *s)
+{
+    while (*s && sum_len < sizeof sum_line - 1)
+        sum_line[sum_len++] = *s++;
+}
+
+static void sum_putn(const char *s, size_t n)
+{
+    while (n-- && sum_len < sizeof sum_line - 1)
+        sum_line[sum_len++] = *s++;
+}
+
+static void sum_int(int v)
+{
+    char d[16];
+    int n = 0;
+    unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
+    do
+        d[n++] = (char)('0' + u % 10);
+    while ((u /= 10) && n < (int)sizeof d);
+    if (v < 0)
+        sum_put("-");
+    while (n)
+        sum_putn(&d[--n], 1);
+}
+
+static void sum_flush(void)
+{
+    sum_line[sum_len++] = '\n';
+    ssize_t r = write(2, sum_line, sum_len);
+    (void)r;
+    sum_len = 0;
+}
+
+/* The next line of buf[*at..n) (its length; *at moves past it), or -1. */
+static ssize_t next_line(const char *buf, size_t n, size_t *at, const char **line)
+{
+    if (*at >= n)
+        return -1;
+    *line = buf + *at;
+    const char *e = memchr(*line, W15_STATUS_EOL[0], n - *at);
+    size_t len = e ? (size_t)(e - *line) : n - *at;
+    *at += len + (e ? 1 : 0);
+    return (ssize_t)len;
+}
+
+void w15_tracefile_summary(int sig)
+{
+    static _Atomic int done;
+    if (!w15_cfg.launched || w15_cfg.root_pid != getpid() || atomic_exchange(&done, 1))
+        return;
+    int e = errno;
+    char file[PATH_MAX];
+    size_t n = 0;
+    if (status_file(file) == 0) {
+        int fd = open(file, O_RDONLY | O_CLOEXEC);
+        ssize_t k = 1;
+        while (fd >= 0 && n < sizeof sum_in && (k = read(fd, sum_in + n, sizeof sum_in - n)) != 0) {
+            if (k < 0 && errno != EINTR)
+                break;
+            n += k > 0 ? (size_t)k : 0;
+        }
+        if (fd >= 0)
+            close(fd);
+        unlink(file);
+        rmdir(w15_cfg.status_dir);
+    }
+    /* one line per trace, "!PATH<TAB>REASON" for an incomplete one, "?"
+     * for a process whose tracer could not start */
+    const size_t il = sizeof W15_STATUS_INCOMPLETE - 1;
+    int ntraces = 0, failed = 0;
+    const char *l;
+    ssize_t len;
+    for (size_t at = 0; (len = next_line(sum_in, n, &at, &l)) >= 0;) {
+        if (len == 1 && l[0] == W15_STATUS_FAILED[0]) {
+            failed = 1;
+            continue;
+        }
+        if (!len || !strncmp(l, W15_STATUS_INCOMPLETE, il))
+            continue;
+        const char *why = NULL, *m;
+        ssize_t wl = 0, ml;
+        for (size_t at2 = at; !why && (ml = next_line(sum_in, n, &at2, &m)) >= 0;)
+            if (ml > (ssize_t)il + len && !strncmp(m, W15_STATUS_INCOMPLETE, il) &&
+                !memcmp(m + il, l, (size_t)len) && m[il + len] == '\t')
+                why = m + il + len + 1, wl = ml - (ssize_t)il - len - 1;
+        sum_put("wip15: trace ");
+        if (why) {
+            sum_putn(l, (size_t)len);
+            sum_put(" is INCOMPLETE: ");
+            sum_putn(why, (size_t)wl);
+            sum_put("; it holds what was recorded before");
+        } else {
+            sum_put("written to ");
+            sum_putn(l, (size_t)len);
+        }
+        sum_flush();
+        ntraces++;
+    }
+    const char *name = w15_cfg.root_name ? w15_cfg.root_name : "the program";
+    if (sig > 0) {
+        const char *d = sigdescr_np(sig);
+        sum_put("wip15: ");
+        sum_put(name);
+        sum_put(" was killed by signal ");
+        sum_int(sig);
+        sum_put(" (");
+        sum_put(d ? d : "?");
+        sum_put(ntraces ? "); the trace holds everything up to then" : ")");
+        sum_flush();
+    }
+    if (!ntraces && !w15_cfg.quiet) {
+        sum_put("wip15: no trace was written: ");
+        if (failed) {
+            sum_put("the tracer could not start in ");
+            sum_put(name);
+            sum_put(" (its message above says why)");
+        } else {
+            sum_put(name);
+            sum_put(" made no GL call");
+        }
+        sum_flush();
+    }
+    errno = e;
 }
 
 void w15_tracefile_report(void)
@@ -151,7 +310,7 @@ void w15_tracefile_report(void)
     char line[sizeof status_path + 8];
     int n = snprintf(line, sizeof line, "%s" W15_STATUS_EOL, status_path);
     if (n > 0 && (size_t)n < sizeof line)
-        status_line(line, (size_t)n);
+        status_ok = status_line(line, (size_t)n) == 0;
 }
 
 void w15_tracefile_report_failed(void)

@@ -351,17 +351,17 @@ cmdtrace)
     grep -q "killed by signal 11" err.txt || fail "no 'killed by signal' message: $(cat err.txt)"
     "$W15_WIP15" trace -q -- /nonexistent/program > out.txt 2> err.txt
     [ $? = 127 ] || fail "missing program is not 127"
-    # no trace: the launcher tells a program that made no GL call from one
-    # the library was never loaded into (ldconfig: statically linked), and
-    # leaves no marker file behind
+    # no trace: the program (the root process) says it made no GL call; a
+    # program the library cannot be loaded into (ldconfig: statically
+    # linked) is named before it runs; no status file is left behind
     mkdir -p tmpd
     TMPDIR=$PWD/tmpd "$W15_WIP15" trace -o none.wip15 -- sh -c 'exit 0' > out.txt 2> err.txt || fail "sh failed"
     grep -q "no trace was written: sh made no GL call" err.txt || fail "no 'made no GL call': $(cat err.txt)"
     if [ -x /sbin/ldconfig ] && ! readelf -l /sbin/ldconfig 2> /dev/null | grep -q "program interpreter"; then
         TMPDIR=$PWD/tmpd "$W15_WIP15" trace -o none.wip15 -- /sbin/ldconfig --version > out.txt 2> err.txt ||
             fail "ldconfig failed: $(cat err.txt)"
-        grep -q "no trace was written: libwip15.so was never loaded into /sbin/ldconfig" err.txt ||
-            fail "a static program not reported as never loaded: $(cat err.txt)"
+        grep -q "libwip15.so cannot be loaded into /sbin/ldconfig (statically linked)" err.txt ||
+            fail "a static program not named as one the library cannot be loaded into: $(cat err.txt)"
     fi
     [ -z "$(ls tmpd)" ] || fail "status files left: $(ls tmpd)"
     # a program that closes what it inherited and opens descriptors of its
@@ -382,8 +382,9 @@ cmdtrace)
     "$W15_WIP15" help dump | grep -q "usage: wip15 dump" || fail "wip15 help dump does not reach wip15-tool"
     "$W15_WIP15" verify /nonexistent.wip15 2> err.txt
     [ $? = 1 ] || fail "wip15 verify of a missing file: status not 1"
-    # SIGTERM and SIGINT sent to `wip15 trace` alone (not its process
-    # group) reach the program; its status comes back as 128+N
+    # `wip15 trace` becomes the program (exec): SIGTERM, SIGINT and SIGHUP
+    # sent to its process alone (not its group) are the program's, which
+    # ends as it would natively (the shell sees 128+N)
     # (a non-interactive shell starts background jobs with SIGINT ignored,
     # and ignored signals stay ignored across exec: perl puts SIGINT back
     # to its default before running wip15, as an interactive shell would)
@@ -393,15 +394,18 @@ cmdtrace)
             "$W15_WIP15" trace -q -o sig.wip15 -- "$tapp" loop > out.txt 2> err.txt &
         wpid=$!
         sleep 1
-        # this run's program (other tests may run w15_tapp loop meanwhile)
-        cpid=$(pgrep -P $wpid -f "w15_tapp loop")
-        [ -n "$cpid" ] || fail "no program under wip15 trace after 1 s"
+        # the process is the program now, and no launcher waits beside it
+        grep -q "w15_tapp" /proc/$wpid/cmdline || fail "wip15 trace did not become the program after 1 s"
+        [ -z "$(pgrep -P $wpid)" ] || fail "wip15 trace left a process beside the program: $(pgrep -a -P $wpid)"
+        cpid=$wpid
         kill -s $sig $wpid
         wait $wpid
         rc=$?
         case $sig in TERM) want=143 ;; INT) want=130 ;; HUP) want=129 ;; esac
         [ $rc = $want ] || fail "SIG$sig to wip15 trace: status $rc, expected $want ($(cat err.txt))"
         kill -0 "$cpid" 2> /dev/null && fail "the program survived SIG$sig sent to wip15 trace"
+        grep -q "w15_tapp was killed by signal $((want - 128)) .*the trace holds everything up to then" err.txt ||
+            fail "SIG$sig: the program's end not reported: $(cat err.txt)"
         check sig.wip15
         # complete: every call before the signal, and the stream's end
         expect "end END"
