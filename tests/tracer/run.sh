@@ -364,6 +364,16 @@ cmdtrace)
             fail "a static program not named as one the library cannot be loaded into: $(cat err.txt)"
     fi
     [ -z "$(ls tmpd)" ] || fail "status files left: $(ls tmpd)"
+    # a traced process that starts after the root has ended (the status
+    # directory gone) says itself where its trace went
+    rm -f late.wip15
+    "$W15_WIP15" trace -o late.wip15 -- sh -c '(sleep 0.5; exec "$0" basic > /dev/null) & exit 0' "$tapp" \
+        > out.txt 2> late.txt || fail "the late child's root failed: $(cat late.txt)"
+    i=0
+    while [ $i -lt 100 ] && ! grep -q "trace written to late.wip15" late.txt; do sleep 0.1; i=$((i + 1)); done
+    grep -q "trace written to late.wip15" late.txt || fail "a process ending after the root did not report its trace: $(cat late.txt)"
+    check late.wip15
+    expect "end END"
     # a program that closes what it inherited and opens descriptors of its
     # own: none receives a byte of ours, and the trace is still reported
     "$W15_WIP15" trace -o cf.wip15 -- "$tapp" closefds > out.txt 2> err.txt || fail "closefds: $(cat err.txt)"
