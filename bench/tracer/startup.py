@@ -13,7 +13,14 @@ difference to native:
 Each traced run writes a fresh file (removed afterwards), so the
 never-overwrite naming never has to skip existing names.  Targets (issue
 10): preload <= native + 3 ms, trace <= native + 5 ms.
+
+LOAD=N runs N busy loops (one process each, at the same priority) for the
+whole measurement: a machine running parallel jobs, where every wake-up of
+a process that waits (a launcher that forks the program and waits for it,
+a thread handing work to another) waits for a CPU too (docs/PERFORMANCE.md
+"Session 22").
 """
+import os
 import shutil
 import statistics
 import subprocess
@@ -28,6 +35,17 @@ def main(argv):
     runs = int(argv[2]) if len(argv) > 2 else 200
     prog = paths['prog']
     env = surfaceless_env()
+    load = int(os.environ.get('LOAD', '0'))
+    hogs = [subprocess.Popen([sys.executable, '-c', 'while True: pass']) for _ in range(load)]
+    try:
+        return measure(paths, runs, prog, env, load)
+    finally:
+        for h in hogs:
+            h.kill()
+            h.wait()
+
+
+def measure(paths, runs, prog, env, load):
     with Scratch('w15startup.') as tmp:
         out = tmp.path('t.wip15')
         cfgs = {
@@ -56,6 +74,8 @@ def main(argv):
     for c in cfgs:
         m = statistics.median(times[c])
         print('%-10s %10.2f %+10.2f %8d' % (c, m, m - base, len(times[c])))
+    if load:
+        print('(with %d busy loops beside every run)' % load)
     return 0
 
 
