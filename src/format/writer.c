@@ -254,6 +254,7 @@ static void put_le32(uint8_t *p, uint32_t v)
  * dictionary ID W15_DATA_FRAME_ID, "W15D", which marks it; the header
  * checksum byte ((XXH32 of FLG..dictionary ID, seed 0) >> 8 & 0xFF). */
 #define DF_BLOCK (4u << 20)
+#define ZDF_BLOCK (128u << 10) /* a zstd data frame's raw blocks (zstd's largest) */
 #define DF_INLINE 128u /* staged stream bytes that go raw into an open data frame */
 /* Smaller incompressible blobs stay in the stream: a repeat of one lies
  * within LZ4's 64 KiB window, which finds it (piglit's
@@ -292,12 +293,14 @@ static size_t raw_block_header(uint8_t *p, int zstd, size_t k, int last)
 /* The rest of a data frame holding one incompressible blob, after
  * lead[0..nlead) (which ends with the first block's header, for `blk`
  * bytes): the `pre` staged stream bytes, the blob's header `hdr` and its
- * bytes pay[0..plen), in raw blocks of up to `bmax` bytes.  One writev per
+ * bytes pay[0..plen), in raw blocks of the frame's largest size (LZ4's
+ * DF_BLOCK, zstd's ZDF_BLOCK).  One writev per
  * 32 blocks, no copy; the staged bytes are gone after it and the data frame
  * stays open. */
 static int raw_blocks(w15_writer_t *w, const struct iovec *lead, int nlead, size_t blk, size_t pre,
-                      const uint8_t *hdr, const uint8_t *pay, size_t plen, size_t bmax, int zstd, w15_error_t *err)
+                      const uint8_t *hdr, const uint8_t *pay, size_t plen, int zstd, w15_error_t *err)
 {
+    const size_t bmax = zstd ? ZDF_BLOCK : DF_BLOCK;
     enum { NB = 32 };
     struct iovec iov[2 * NB + 8];
     uint8_t bh[NB][4];
@@ -351,7 +354,7 @@ static int df_blob(w15_writer_t *w, const uint8_t *hdr, const uint8_t *pay, size
     size_t blk = total < DF_BLOCK ? total : DF_BLOCK;
     hl += raw_block_header(head + hl, 0, blk, 0);
     lead[n++] = (struct iovec){head, hl};
-    return raw_blocks(w, lead, n, blk, pre, hdr, pay, plen, DF_BLOCK, 0, err);
+    return raw_blocks(w, lead, n, blk, pre, hdr, pay, plen, 0, err);
 }
 
 /* zstd: does a sample of the blob (four 2 KiB slices, from the middle of
@@ -385,7 +388,6 @@ static int zstd_incompressible(w15_writer_t *w, const uint8_t *p, size_t n)
  * up to 128 KiB. */
 static int zdf_blob(w15_writer_t *w, const uint8_t *hdr, const uint8_t *pay, size_t plen, w15_error_t *err)
 {
-    enum { ZBLOCK = 128u << 10 };
     uint8_t head[4 + 1 + 8 + 3];
     size_t pre = 0;
     if (w->in_df && w->olen <= DF_INLINE) {
@@ -399,10 +401,10 @@ static int zdf_blob(w15_writer_t *w, const uint8_t *hdr, const uint8_t *pay, siz
     head[4] = 0xE0;
     put_le(head + 5, total, 8);
     /* the first block: the staged bytes, the blob's header, its first bytes */
-    size_t blk = total < ZBLOCK ? (size_t)total : ZBLOCK;
+    size_t blk = total < ZDF_BLOCK ? (size_t)total : ZDF_BLOCK;
     raw_block_header(head + 13, 1, blk, blk == total);
     struct iovec lead = {head, sizeof head};
-    return raw_blocks(w, &lead, 1, blk, pre, hdr, pay, plen, ZBLOCK, 1, err);
+    return raw_blocks(w, &lead, 1, blk, pre, hdr, pay, plen, 1, err);
 }
 
 /* Emit one Data value whose raw form (header None,size,size + bytes) is at
