@@ -348,13 +348,16 @@ int cmd_trace(int argc, char **argv)
     } else {
         const char *where = status_dir_make(sdir, sizeof sdir);
         char root[64 + PATH_MAX];
-        if (!sdir[0])
+        if (!sdir[0]) {
             fprintf(stderr, "wip15: trace: cannot make a status directory in %s (%s); each traced process "
                             "says where its trace went\n", where, strerror(errno));
-        else if (snprintf(root, sizeof root, "%ld %s", (long)getpid(), argv[optind]) >= (int)sizeof root)
-            status_dir_remove(sdir), sdir[0] = 0;
-        else
-            setenv(W15_ENV_STATUS_DIR, sdir, 1), setenv(W15_ENV_ROOT, root, 1);
+        } else if (snprintf(root, sizeof root, "%ld %s", (long)getpid(), argv[optind]) >= (int)sizeof root) {
+            status_dir_remove(sdir); /* a name too long to pass: each process reports itself */
+            sdir[0] = 0;
+        } else {
+            setenv(W15_ENV_STATUS_DIR, sdir, 1);
+            setenv(W15_ENV_ROOT, root, 1);
+        }
     }
     fflush(NULL);
     execvp(argv[optind], argv + optind);

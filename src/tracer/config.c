@@ -86,6 +86,12 @@ void w15_config_load(void)
     if ((v = getenv(W15_ENV_STATUS_DIR)) && *v == '/') {
         w15_cfg.status_dir = strdup(v);
         w15_cfg.launched = 1;
+        size_t dl = strlen(v);
+        w15_cfg.status_traces = malloc(dl + sizeof "/" W15_STATUS_TRACES);
+        if (w15_cfg.status_traces) {
+            memcpy(w15_cfg.status_traces, v, dl);
+            memcpy(w15_cfg.status_traces + dl, "/" W15_STATUS_TRACES, sizeof "/" W15_STATUS_TRACES);
+        }
         /* "PID NAME": the process `wip15 trace` became, which reports */
         char *end;
         const char *r = getenv(W15_ENV_ROOT);
@@ -116,7 +122,8 @@ void w15_config_load(void)
             w15_cfg.stream_zstd = 0;
         } else if (!strcasecmp(v, "none")) {
             w15_cfg.stream_lz4 = w15_cfg.stream_zstd = 0;
-        } else if (!strncasecmp(v, "zstd", 4) && (!v[4] || (v[4] == ':' && w15_zstd_level_parse(v + 5, &w15_cfg.zstd_level) == 0))) {
+        } else if (!strncasecmp(v, "zstd", 4) &&
+                   (!v[4] || (v[4] == ':' && w15_zstd_level_parse(v + 5, &w15_cfg.zstd_level) == 0))) {
             w15_cfg.stream_lz4 = 0;
             w15_cfg.stream_zstd = 1;
         } else {

@@ -39,6 +39,7 @@ typedef struct w15_config {
                              * taken from the image a software driver shows (present.h) */
     int readback_data;      /* WIP15_READBACK_DATA: read-back bytes kept besides their digest (default off) */
     char *status_dir;       /* WIP15_STATUS_DIR (set by `wip15 trace`), NULL */
+    char *status_traces;    /* its W15_STATUS_TRACES file, NULL (made here: no snprintf in a signal handler) */
     int launched;           /* started by `wip15 trace` (the root process prints the summary) */
     pid_t root_pid;         /* WIP15_ROOT: that process, 0 when not known */
     char *root_name;        /* and the program's name as the user gave it */

@@ -126,26 +126,17 @@ int w15_tracefile_put_begin(w15_buf_t *b)
 
 static char status_path[2 * PATH_MAX + 8]; /* the trace's absolute path, once reported */
 
-/* Append one line to the launcher's status file (trace_env.h): one
- * write(2) with O_APPEND, so the lines of several processes never mix. */
 static int status_ok; /* the trace's start line is in the status file */
 
-/* The status file's path into file (PATH_MAX): 0, or -1 without one. */
-static int status_file(char *file)
-{
-    return w15_cfg.status_dir &&
-                   snprintf(file, PATH_MAX, "%s/" W15_STATUS_TRACES, w15_cfg.status_dir) < PATH_MAX
-               ? 0
-               : -1;
-}
-
+/* Append one line to the status file (trace_env.h): one write(2) with
+ * O_APPEND, so the lines of several processes never mix.  0, or -1 when
+ * it could not be written. */
 static int status_line(const char *line, size_t n)
 {
-    char file[PATH_MAX];
-    if (status_file(file) != 0)
+    if (!w15_cfg.status_traces)
         return -1;
     /* (O_CREAT: the root's directory is there until it exits) */
-    int fd = open(file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+    int fd = open(w15_cfg.status_traces, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
     if (fd < 0)
         return -1; /* the root has exited, or this process may not write there (a sandbox) */
     ssize_t r = write(fd, line, n);
@@ -160,9 +151,8 @@ int w15_tracefile_reported(void)
     if (w15_cfg.root_pid == getpid())
         return 1;
     /* another process: the root reports it if it has not exited yet */
-    char file[PATH_MAX];
     struct stat st;
-    return status_file(file) == 0 && stat(file, &st) == 0;
+    return w15_cfg.status_traces && stat(w15_cfg.status_traces, &st) == 0;
 }
 
 /* ---- the root's summary (async-signal-safe: it also runs in a fatal
@@ -184,16 +174,13 @@ static void sum_putn(const char *s, size_t n)
         sum_line[sum_len++] = *s++;
 }
 
-static void sum_int(int v)
+static void sum_uint(unsigned u)
 {
     char d[16];
     int n = 0;
-    unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
     do
         d[n++] = (char)('0' + u % 10);
     while ((u /= 10) && n < (int)sizeof d);
-    if (v < 0)
-        sum_put("-");
     while (n)
         sum_putn(&d[--n], 1);
 }
@@ -224,10 +211,9 @@ void w15_tracefile_summary(int sig)
     if (!w15_cfg.launched || w15_cfg.root_pid != getpid() || atomic_exchange(&done, 1))
         return;
     int e = errno;
-    char file[PATH_MAX];
     size_t n = 0;
-    if (status_file(file) == 0) {
-        int fd = open(file, O_RDONLY | O_CLOEXEC);
+    if (w15_cfg.status_traces) {
+        int fd = open(w15_cfg.status_traces, O_RDONLY | O_CLOEXEC);
         ssize_t k = 1;
         while (fd >= 0 && n < sizeof sum_in && (k = read(fd, sum_in + n, sizeof sum_in - n)) != 0) {
             if (k < 0 && errno != EINTR)
@@ -236,7 +222,7 @@ void w15_tracefile_summary(int sig)
         }
         if (fd >= 0)
             close(fd);
-        unlink(file);
+        unlink(w15_cfg.status_traces);
         rmdir(w15_cfg.status_dir);
     }
     /* one line per trace, "!PATH<TAB>REASON" for an incomplete one, "?"
@@ -277,7 +263,7 @@ void w15_tracefile_summary(int sig)
         sum_put("wip15: ");
         sum_put(name);
         sum_put(" was killed by signal ");
-        sum_int(sig);
+        sum_uint((unsigned)sig);
         sum_put(" (");
         sum_put(d ? d : "?");
         sum_put(ntraces ? "); the trace holds everything up to then" : ")");
