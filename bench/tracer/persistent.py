@@ -12,6 +12,8 @@ interleaved round by round (ROUNDS, default 3; DRAWS per run, default 1000):
                    the kernel's write tracking where it exists)
   wip15-protect    the same with WIP15_MAPS=protect (page protection)
   wip15-compare    the same with WIP15_MAPS=compare
+  wip15-w0         the same with WIP15_WORKERS=0 (no zstd workers, even when
+                   the program waits on the output thread)
   wip15-lz4        the same with WIP15_STREAM=lz4 (LZ4 frames and LZ4 blobs
                    instead of the default zstd stream)
   apitrace         apitrace trace --api egl -o FILE (when installed)
@@ -21,7 +23,8 @@ measured (first draw to glFinish after the last), the median CPU time
 included) per draw, their ratios to native, and the median trace size (for
 wip15, the .wip15 file; for apitrace, .trace).  CPU time is the steadier
 figure on a loaded machine.  MODES=flush,map (comma-separated) runs only those
-modes, for more rounds of the ones that matter in the same time.
+modes, for more rounds of the ones that matter in the same time;
+CONFIGS=wip15,apitrace only those configurations (and native).
 """
 import os
 import re
@@ -38,7 +41,12 @@ def main(argv):
     rounds = int(argv[2]) if len(argv) > 2 else 3
     draws = int(argv[3]) if len(argv) > 3 else 1000
     env = surfaceless_env()
-    cfgs = configs('wip15-protect', 'wip15-compare', 'wip15-lz4')
+    cfgs = configs('wip15-protect', 'wip15-compare', 'wip15-w0', 'wip15-lz4')
+    if os.environ.get('CONFIGS'):
+        only = os.environ['CONFIGS'].split(',')
+        if not set(only) <= set(cfgs):
+            sys.exit('persistent.py: CONFIGS is a comma-separated list of ' + ', '.join(cfgs))
+        cfgs = ['native'] + [c for c in cfgs if c in only and c != 'native']
     modes = os.environ.get('MODES', 'coherent,flush,barrier,map').split(',')
     if not set(modes) <= {'coherent', 'flush', 'barrier', 'map'}:
         sys.exit('persistent.py: MODES is a comma-separated list of coherent, flush, barrier, map')
@@ -52,6 +60,7 @@ def main(argv):
                     out = None if c == 'native' else tmp.path('t.trace' if c == 'apitrace' else 't.wip15')
                     args = traced(c, [paths['prog'], m, str(draws)], paths['wip15'], out)
                     extra = ({'WIP15_STREAM': 'lz4'} if c == 'wip15-lz4' else
+                             {'WIP15_WORKERS': '0'} if c == 'wip15-w0' else
                              {'WIP15_MAPS': c[len('wip15-'):]} if c.startswith('wip15-') else {})
                     r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
                     p = subprocess.run(args, env=dict(env, **extra), stdout=subprocess.PIPE,

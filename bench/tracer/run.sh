@@ -1,7 +1,7 @@
 #!/bin/sh
 # bench/tracer/run.sh [BUILD_DIR] [REPS] -- tracer benchmarks: each program
-# natively, under wip15 (default settings, with WIP15_STREAM=none and with
-# WIP15_STREAM=lz4) and
+# natively, under wip15 (default settings, with WIP15_WORKERS=0 (wip15_w0:
+# no zstd workers), with WIP15_STREAM=none and with WIP15_STREAM=lz4) and
 # under apitrace, interleaved, REPS rounds (default 5; at least 3); prints
 # medians.  Each round runs every configuration once, in an order rotated
 # by one each round (round 0 starts with native, round 1 with the second
@@ -69,6 +69,7 @@ run_cfg() {
     native) out=$("$prog" "$@") ;;
     wip15) out=$(WIP15_QUIET=1 WIP15_TIMING=${W15_TIMING:-frames} WIP15_OUTPUT=$tmp/t.wip15 LD_PRELOAD=$lib "$prog" "$@") ;;
     wip15_nostream) out=$(WIP15_QUIET=1 WIP15_STREAM=none WIP15_TIMING=${W15_TIMING:-frames} WIP15_OUTPUT=$tmp/t.wip15 LD_PRELOAD=$lib "$prog" "$@") ;;
+    wip15_w0) out=$(WIP15_QUIET=1 WIP15_WORKERS=0 WIP15_TIMING=${W15_TIMING:-frames} WIP15_OUTPUT=$tmp/t.wip15 LD_PRELOAD=$lib "$prog" "$@") ;;
     wip15_lz4) out=$(WIP15_QUIET=1 WIP15_STREAM=lz4 WIP15_TIMING=${W15_TIMING:-frames} WIP15_OUTPUT=$tmp/t.wip15 LD_PRELOAD=$lib "$prog" "$@") ;;
     timing_*) out=$(WIP15_QUIET=1 WIP15_TIMING=${cfg#timing_} WIP15_OUTPUT=$tmp/t.wip15 LD_PRELOAD=$lib "$prog" "$@") ;;
     gpu_on) out=$(WIP15_QUIET=1 WIP15_GPU=on WIP15_OUTPUT=$tmp/t.wip15 LD_PRELOAD=$lib "$prog" "$@") ;;
@@ -82,7 +83,7 @@ run_cfg() {
 
 bench() {
     name=$1 prog=$2 key=$3; shift 3
-    cfgs="native wip15 wip15_nostream wip15_lz4"
+    cfgs="native wip15 wip15_w0 wip15_nostream wip15_lz4"
     # per-call cost of each WIP15_TIMING level (bench_calls only)
     [ "$key" = ns_per_call ] && cfgs="$cfgs ${LEVELS-timing_off timing_draws timing_all gpu_on}"
     [ $have_apitrace = 1 ] && cfgs="$cfgs apitrace"

@@ -646,11 +646,20 @@ int w15_writer_crash_write(w15_writer_t *w, const void *p, size_t n);
  * may be appended after it.  Returns 0, or -1 when a write failed. */
 int w15_writer_crash_end(w15_writer_t *w);
 
+/* stream_zstd: compress the frames from here on with n threads of zstd's
+ * own (zstd's multithreaded mode; 0: in the calling thread, the default).
+ * When n differs from the current number, the open zstd frame ends first
+ * (readers see one more frame).  Returns 0; 1 when this libzstd has no
+ * threads (the frames stay single-threaded); -1 with `err` set when the
+ * end of the frame could not be written.  No effect on other streams. */
+int w15_writer_set_workers(w15_writer_t *w, int n, w15_error_t *err);
+
 typedef struct w15_writer_stats {
     uint64_t ops, calls;
     uint64_t blob_bytes_raw, blob_bytes_stored;
     uint64_t stream_bytes; /* bytes of WIP15 stream (before stream compression) */
     uint64_t file_bytes;   /* bytes written to the file */
+    uint64_t worker_frames; /* zstd frames begun with workers (w15_writer_set_workers) */
 } w15_writer_stats_t;
 void w15_writer_get_stats(const w15_writer_t *w, w15_writer_stats_t *st);
 

@@ -23,6 +23,7 @@
 #define W15_ENV_CLOCK "WIP15_CLOCK"             /* the timing clock (src/wtf/clock.c) */
 #define W15_ENV_MAPS "WIP15_MAPS"               /* persistent maps: protect, compare */
 #define W15_ENV_FRAME_READ "WIP15_FRAME_READ"   /* frame digests: auto, readback */
+#define W15_ENV_WORKERS "WIP15_WORKERS"         /* zstd threads under back-pressure: auto, 0..8 */
 
 /* The LEVEL of "zstd:LEVEL" (W15_ENV_STREAM, `wip15 trace --stream`): a
  * decimal from -7 to 19, not 0.  `s` is the text after the colon; returns

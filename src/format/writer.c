@@ -18,20 +18,36 @@
  * With stream_zstd the stream goes through zstd frames instead, and an
  * incompressible blob of 64 KiB or more (a zstd probe of a sample does not
  * shrink) goes into a zstd data frame: the compressed frame ends, and a
- * frame of raw blocks carries the blob, sent from the caller's buffer. */
+ * frame of raw blocks carries the blob, sent from the caller's buffer.
+ *
+ * zstd workers (w15_writer_set_workers): zstd's own multithreaded mode,
+ * which compresses jobs of JOB_SIZE in that many threads of its own while
+ * the caller feeds it and writes what they produce.  The number changes
+ * only between frames: the open frame ends first.  The zstd context
+ * allocates through zalloc/zfree: once the crash path has begun, never
+ * from malloc (a crash handler must not enter it: the crashed thread may
+ * hold its lock) but from `arena`, address space reserved when workers
+ * first start (pages are only touched if a crash uses them), and frees
+ * nothing.  zstd's workers need new job buffers when every pooled one is
+ * in flight, so the crash path's jobs may allocate. */
 #include "internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <lz4frame.h>
+#define ZSTD_STATIC_LINKING_ONLY /* ZSTD_createCCtx_advanced: zalloc/zfree below */
 #include <zstd.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdatomic.h>
+#include <sys/mman.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
 #define OUT_CAP (1u << 20)          /* staging buffer */
+#define JOB_SIZE (1u << 20)         /* zstd workers: input per job (zstd's default for level -4 is 2 MiB) */
+#define ARENA_SIZE ((size_t)256 << 20) /* zstd's allocations in the crash path (reserved, not touched) */
 #define SCRATCH_KEEP (16u << 20)    /* larger compression scratch is freed after use */
 
 struct w15_writer {
@@ -52,11 +68,17 @@ struct w15_writer {
     size_t zcap;
     uint8_t fhead[LZ4F_HEADER_SIZE_MAX]; /* the next stream frame's header */
     int in_df;       /* a data frame is open (the stream's frame has ended);
-                        zstd: the last frame written is a data frame */
+                        zstd: no compressed frame is open (the last frame
+                        written is a data frame, or w15_writer_set_workers
+                        ended the frame) */
     int incompressible; /* the last blob tried did not compress: probe the next */
     ZSTD_CCtx *zc;   /* stream_zstd only (then cctx is NULL) */
     ZSTD_CCtx *zprobe; /* stream_zstd: compresses the samples of large blobs */
     int zskip;       /* large blobs still to go before the next probe */
+    int workers;     /* zstd: worker threads of the current frame (w15_writer_set_workers) */
+    volatile int crashing; /* the crash path has begun: zalloc takes from the arena */
+    uint8_t *arena;        /* ARENA_SIZE bytes (MAP_NORESERVE), or NULL */
+    _Atomic size_t arena_used;
 
     int failed;
     w15_error_t ferr;
@@ -136,6 +158,26 @@ static int write_all(w15_writer_t *w, const uint8_t *p, size_t n, w15_error_t *e
 }
 
 static int end_data_frame(w15_writer_t *w, w15_error_t *err);
+
+/* The zstd context's allocator: malloc, but once the crash path has begun
+ * the arena (a lock-free bump: NULL when it is spent or was never made),
+ * and no free (the process is dying). */
+static void *zalloc(void *opaque, size_t n)
+{
+    w15_writer_t *w = opaque;
+    if (!w->crashing)
+        return malloc(n);
+    size_t k = (n + 63) & ~(size_t)63, at = atomic_fetch_add(&w->arena_used, k);
+    return w->arena && at <= ARENA_SIZE && k <= ARENA_SIZE - at ? w->arena + at : NULL;
+}
+
+static void zfree(void *opaque, void *p)
+{
+    const w15_writer_t *w = opaque;
+    int in_arena = w->arena && (uint8_t *)p >= w->arena && (uint8_t *)p < w->arena + ARENA_SIZE;
+    if (!w->crashing && !in_arena)
+        free(p);
+}
 
 /* Bytes p[0..n) into the zstd frame, then (mode ZSTD_e_flush / _end)
  * everything zstd holds out to the file: the current block ended, or the
@@ -547,7 +589,12 @@ static void writer_free(w15_writer_t *w)
     w15_compressor_free(w->comp);
     if (w->cctx)
         LZ4F_freeCompressionContext(w->cctx);
+    /* (after the crash path only in tests: its malloc'ed blocks are
+     * freed as usual, the arena's left alone) */
+    w->crashing = 0;
     ZSTD_freeCCtx(w->zc);
+    if (w->arena)
+        munmap(w->arena, ARENA_SIZE);
     ZSTD_freeCCtx(w->zprobe);
     free(w->zbuf);
     free(w->out);
@@ -624,7 +671,12 @@ w15_writer_t *w15_writer_open_fd(int fd, const char *path, const w15_writer_opts
                           ZSTD_minCLevel(), ZSTD_maxCLevel());
             goto fail;
         }
-        w->zc = ZSTD_createCCtx();
+        /* the allocator only where the headers are the library's own
+         * (the advanced API may change between zstd versions) */
+        if (ZSTD_versionNumber() == ZSTD_VERSION_NUMBER)
+            w->zc = ZSTD_createCCtx_advanced((ZSTD_customMem){zalloc, zfree, w});
+        else
+            w->zc = ZSTD_createCCtx();
         w->zprobe = ZSTD_createCCtx();
         w->zcap = ZSTD_CStreamOutSize();
         w->zbuf = malloc(w->zcap);
@@ -736,6 +788,9 @@ static int crash_end_df(w15_writer_t *w)
 static int crash_stream(w15_writer_t *w, const uint8_t *p, size_t n)
 {
     if (w->zc) {
+        /* a new frame: without workers (starting their jobs would allocate) */
+        if (w->in_df && w->workers)
+            w->workers = ZSTD_isError(ZSTD_CCtx_setParameter(w->zc, ZSTD_c_nbWorkers, 0)) ? w->workers : 0;
         w->in_df = 0;
         return zstd_push(w, p, n, ZSTD_e_continue, NULL);
     }
@@ -756,6 +811,7 @@ static int crash_stream(w15_writer_t *w, const uint8_t *p, size_t n)
 
 int w15_writer_crash_write(w15_writer_t *w, const void *p, size_t n)
 {
+    w->crashing = 1;
     if (w->failed || w->ended)
         return -1;
     int rc = 0;
@@ -779,6 +835,7 @@ int w15_writer_crash_write(w15_writer_t *w, const void *p, size_t n)
 
 int w15_writer_crash_end(w15_writer_t *w)
 {
+    w->crashing = 1;
     if (w->failed)
         return -1;
     if (w->zc && !w->ended) {
@@ -801,6 +858,39 @@ int w15_writer_crash_end(w15_writer_t *w)
     if (rc)
         w->failed = 1;
     return rc;
+}
+
+int w15_writer_set_workers(w15_writer_t *w, int n, w15_error_t *err)
+{
+    if (w->failed) {
+        if (err)
+            *err = w->ferr;
+        return -1;
+    }
+    if (!w->zc || n == w->workers)
+        return 0;
+    if (n > 0 && !w->arena) {
+        void *a = mmap(NULL, ARENA_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (a == MAP_FAILED)
+            return 1; /* no room for the crash path: no workers */
+        w->arena = a;
+    }
+    /* the frame ends (after a data frame there is none open) */
+    if (!w->in_df && (drain(w, err) != 0 || zstd_push(w, NULL, 0, ZSTD_e_end, err) != 0))
+        return -1;
+    w->in_df = 1;
+    size_t r = ZSTD_CCtx_setParameter(w->zc, ZSTD_c_nbWorkers, n);
+    if (!ZSTD_isError(r) && n > 0)
+        r = ZSTD_CCtx_setParameter(w->zc, ZSTD_c_jobSize, JOB_SIZE);
+    if (ZSTD_isError(r)) {
+        /* a zstd built without threads: the frames stay single-threaded */
+        ZSTD_CCtx_setParameter(w->zc, ZSTD_c_nbWorkers, 0);
+        w->workers = 0;
+        return 1;
+    }
+    w->workers = n;
+    w->st.worker_frames += n > 0;
+    return 0;
 }
 
 void w15_writer_get_stats(const w15_writer_t *w, w15_writer_stats_t *st)

@@ -182,6 +182,19 @@ void w15_config_load(void)
         else
             w15_msg("%s=%s: expected auto, uffd, protect or compare; using auto", W15_ENV_MAPS, v);
     }
+    /* zstd workers: 2 where there is a second CPU (docs/USAGE.md) */
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    w15_cfg.workers = ncpu >= 2 ? W15_WORKERS_AUTO : 0;
+    if ((v = getenv(W15_ENV_WORKERS)) && *v) {
+        char *end;
+        long n = strtol(v, &end, 10);
+        if (!strcasecmp(v, "auto"))
+            ;
+        else if (end != v && !*end && n >= 0 && n <= W15_WORKERS_MAX)
+            w15_cfg.workers = (int)n;
+        else
+            w15_msg("%s=%s: expected auto or 0 to %d; using auto", W15_ENV_WORKERS, v, W15_WORKERS_MAX);
+    }
     if ((v = getenv(W15_ENV_FRAME_READ)) && *v) {
         if (!strcasecmp(v, "readback"))
             w15_cfg.frame_readback = 1;

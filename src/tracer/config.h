@@ -15,6 +15,9 @@
 
 enum w15_timing_level { W15_TIMING_OFF = 0, W15_TIMING_FRAMES, W15_TIMING_DRAWS, W15_TIMING_ALL };
 
+#define W15_WORKERS_AUTO 2
+#define W15_WORKERS_MAX 8
+
 typedef struct w15_config {
     char *output;           /* WIP15_OUTPUT or NULL (default name) */
     int blob_method;        /* w15_comp_t */
@@ -38,6 +41,8 @@ typedef struct w15_config {
     int frame_readback;     /* WIP15_FRAME_READ=readback: frame digests always read back, never
                              * taken from the image a software driver shows (present.h) */
     int readback_data;      /* WIP15_READBACK_DATA: read-back bytes kept besides their digest (default off) */
+    int workers;            /* WIP15_WORKERS: zstd threads while the program waits on the output
+                             * thread (output.c); default W15_WORKERS_AUTO with 2+ CPUs, else 0 */
     char *status_dir;       /* WIP15_STATUS_DIR (set by `wip15 trace`), NULL */
     char *status_traces;    /* its W15_STATUS_TRACES file, NULL (made here: no snprintf in a signal handler) */
     int launched;           /* started by `wip15 trace` (the root process prints the summary) */

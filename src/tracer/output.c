@@ -7,6 +7,9 @@
  * bumps the flush epoch (each thread then hands over its buffer at its next
  * call) and collects idle threads' buffers (thread.c).
  *
+ * Under back-pressure (a producer waited for room in the queue) the
+ * writer's zstd compression takes worker threads (pace_workers).
+ *
  * Timing: a chunk carries its thread's timing records (tmrec.h); the
  * output thread converts them into the thread's WTF zone right after
  * writing the chunk (timing.c w15_timing_feed), so the GL threads never
@@ -105,6 +108,40 @@ static void writer_flush(void)
     }
 }
 
+/* zstd workers (writer.c w15_writer_set_workers): when a producer had to
+ * wait for room in the queue, the output thread is what the program waits
+ * on, so its compression takes w15_cfg.workers threads (the program's
+ * core is idle meanwhile); CALM_NS after the last wait, one again.  Each
+ * change ends a zstd frame.  Under wlock. */
+#define CALM_NS 1000000000ull
+static int workers;
+static uint64_t waits_seen, last_wait;
+
+static void pace_workers(void)
+{
+    uint64_t wt = w15_queue_waits(), t = now_ns();
+    int want = workers;
+    if (wt != waits_seen) {
+        waits_seen = wt;
+        last_wait = t;
+        want = w15_cfg.workers;
+    } else if (workers && t - last_wait >= CALM_NS) {
+        want = 0;
+    }
+    if (want == workers || writer_dead)
+        return;
+    w15_error_t err;
+    int r = w15_writer_set_workers(writer, want, &err);
+    if (r < 0) {
+        writer_dead = 1;
+        writer_failed(&err);
+    } else if (r > 0) {
+        w15_cfg.workers = 0; /* this libzstd has no threads */
+    } else {
+        workers = want;
+    }
+}
+
 static int take_wlock(void)
 {
     int z = 0;
@@ -123,6 +160,8 @@ static void *output_main(void *arg)
             /* queue empty: flush what we have */
             if (take_wlock()) {
                 submit(NULL);
+                if (workers)
+                    pace_workers();
                 writer_flush();
                 atomic_store(&wlock, 0);
             }
@@ -133,6 +172,8 @@ static void *output_main(void *arg)
             if (!take_wlock())
                 break; /* a crash handler owns the file */
             submit(&c->buf);
+            if (w15_cfg.workers)
+                pace_workers();
             if (c->zone)
                 w15_timing_feed(c->zone, c->tm, c->ntm, c->flags & W15_PUSH_RETIRE);
             w15_queue_written();

@@ -31,6 +31,7 @@ static w15_chunk_t *volatile cur_chunk; /* popped, not yet written */
 static int stopping;
 static int open_;           /* the output thread takes chunks */
 static _Atomic int frozen;  /* a crash handler is writing the queue out */
+static _Atomic uint64_t nwaits; /* pushes that found the queue full and waited */
 
 int w15_queue_fresh(w15_buf_t *buf, w15_tmrec_t **tm)
 {
@@ -110,6 +111,8 @@ void w15_queue_push(w15_buf_t *buf, w15_tmrec_t *tm, uint32_t ntm, void *zone, i
         chunk_free(c);
         return;
     }
+    if (wait && !stopping && qbytes > 0 && qbytes + n > QUEUE_MAX)
+        atomic_fetch_add_explicit(&nwaits, 1, memory_order_relaxed);
     while (wait && !stopping && qbytes > 0 && qbytes + n > QUEUE_MAX)
         pthread_cond_wait(&qspace, &qlock);
     if (qtail)
@@ -120,6 +123,11 @@ void w15_queue_push(w15_buf_t *buf, w15_tmrec_t *tm, uint32_t ntm, void *zone, i
     qbytes += n;
     pthread_cond_signal(&qcond);
     pthread_mutex_unlock(&qlock);
+}
+
+uint64_t w15_queue_waits(void)
+{
+    return atomic_load_explicit(&nwaits, memory_order_relaxed);
 }
 
 void w15_queue_recycle(w15_chunk_t *c)

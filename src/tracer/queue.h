@@ -48,6 +48,9 @@ enum w15_take { W15_TAKE_CHUNK, W15_TAKE_EMPTY, W15_TAKE_IDLE, W15_TAKE_STOP };
  * when there is none and `wait` is 0; IDLE when there was none for ~50 ms;
  * STOP when stopping and empty. */
 enum w15_take w15_queue_take(w15_chunk_t **c, int wait);
+/* How many pushes so far found the queue full and waited (the producers
+ * are then faster than the output thread). */
+uint64_t w15_queue_waits(void);
 /* The current chunk is written: it is no longer current. */
 void w15_queue_written(void);
 /* Keep a written chunk's memory for w15_queue_fresh, or free it. */

@@ -229,7 +229,12 @@ static void test_capture_extras(void)
  * operation reads back, in order. */
 static void crash_append(int lz4)
 {
-    check_case = lz4 == 2 ? "crash_append zstd" : lz4 ? "crash_append lz4" : "crash_append none";
+    /* lz4 3: zstd with two workers compressing when the crash comes, and
+     * the crash path's end (w15_writer_crash_end) after the append */
+    int workers = lz4 == 3;
+    if (workers)
+        lz4 = 2;
+    check_case = workers ? "crash_append zstd workers" : lz4 == 2 ? "crash_append zstd" : lz4 ? "crash_append lz4" : "crash_append none";
     char *path = tmp_path();
     w15_writer_opts_t o;
     w15_writer_opts_default(&o);
@@ -243,7 +248,12 @@ static void crash_append(int lz4)
     REQUIRE(w15_buf_init(&b, 0) == 0);
     w15_type_t u = { W15_UINT, 0, 0 };
     decl(&b, 1, u);
-    for (uint32_t i = 0; i < 3000; i++) { /* submitted, never flushed */
+    uint32_t first = workers ? 400000 : 3000, total = first + 197000;
+    if (workers) {
+        CHECK(w15_writer_submit(w, &b, &err) == 0);
+        CHECK(w15_writer_set_workers(w, 2, &err) == 0);
+    }
+    for (uint32_t i = 0; i < first; i++) { /* submitted, never flushed */
         if (w15_buf_reserve(&b, 32))
             abort();
         w15_put_u8(&b, W15_OP_CALL);
@@ -253,7 +263,7 @@ static void crash_append(int lz4)
         w15_buf_commit(&b, 1);
     }
     CHECK(w15_writer_submit(w, &b, &err) == 0);
-    for (uint32_t i = 3000; i < 200000; i++) { /* appended raw, as a crash handler does */
+    for (uint32_t i = first; i < total; i++) { /* appended raw, as a crash handler does */
         if (w15_buf_reserve(&b, 32))
             abort();
         w15_put_u8(&b, W15_OP_CALL);
@@ -263,6 +273,8 @@ static void crash_append(int lz4)
         w15_buf_commit(&b, 1);
     }
     CHECK(w15_writer_crash_write(w, b.data, b.committed) == 0);
+    if (workers)
+        CHECK(w15_writer_crash_end(w) == 0);
     w15_buf_free(&b);
     /* the process would die here: read the file as it is */
     w15_reader_t *r = w15_reader_open(path, &err);
@@ -274,9 +286,14 @@ static void crash_append(int lz4)
         if (n == W15_NEXT_CALL && op.call->args[0].v.u[0] != want++)
             bad++;
     }
-    CHECKF(want == 200000 && !bad, "%u calls read, %u out of order (%s)", want, bad, err.msg);
+    CHECKF(want == total && !bad, "%u calls read, %u out of order (%s)", want, bad, err.msg);
     /* an LZ4 frame without its end mark reads as cut after the last call */
-    CHECK(n == (lz4 ? W15_NEXT_TRUNCATED : W15_NEXT_END));
+    CHECK(n == (lz4 && !workers ? W15_NEXT_TRUNCATED : W15_NEXT_END));
+    if (workers) {
+        w15_writer_stats_t st;
+        w15_writer_get_stats(w, &st);
+        CHECK_EQ(st.worker_frames, 1);
+    }
     w15_reader_close(r);
     w15_writer_close(w, NULL); /* (after reading: only to free it) */
     unlink(path);
@@ -288,6 +305,7 @@ static void test_crash_append(void)
     crash_append(0);
     crash_append(1);
     crash_append(2);
+    crash_append(3);
 }
 
 int main(void)

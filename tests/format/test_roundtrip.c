@@ -144,6 +144,8 @@ static void set_stream(w15_writer_opts_t *o, int m)
     o->stream_zstd = m == 2;
 }
 
+static int rt_workers; /* zstd: workers on after sample 1, off after 3, on after 4 */
+
 static int write_trace(const char *path, const w15_writer_opts_t *o)
 {
     w15_error_t err;
@@ -163,6 +165,10 @@ static int write_trace(const char *path, const w15_writer_opts_t *o)
         put_call(&b, &samples[k]);
         if (k == 1 && w15_writer_submit(w, &b, &err) != 0)
             return -1;
+        if (rt_workers && (k == 1 || k == 3 || k == 4)) {
+            CHECK(w15_writer_submit(w, &b, &err) == 0);
+            CHECK_EQ(w15_writer_set_workers(w, k == 3 ? 0 : 2, &err), 0);
+        }
     }
     /* an uncommitted tail survives a submit */
     w15_buf_reserve(&b, 16);
@@ -178,6 +184,7 @@ static int write_trace(const char *path, const w15_writer_opts_t *o)
     w15_writer_get_stats(w, &st);
     CHECK_EQ(st.calls, 7);
     CHECK_EQ(st.ops, 11);
+    CHECK_EQ(st.worker_frames, rt_workers ? 2 : 0);
     CHECK(st.blob_bytes_raw > BIG_BLOB);
     if (o->blob_method != W15_COMP_NONE)
         CHECK(st.blob_bytes_stored < st.blob_bytes_raw);
@@ -653,6 +660,12 @@ static void rt_zlib_stream(void) { roundtrip(W15_COMP_ZLIB, 1); }
 static void rt_lz4_stream(void) { roundtrip(W15_COMP_LZ4, 1); }
 static void rt_none_zstd(void) { roundtrip(W15_COMP_NONE, 2); }
 static void rt_lz4_zstd(void) { roundtrip(W15_COMP_LZ4, 2); }
+static void rt_zstd_workers(void)
+{
+    rt_workers = 1;
+    roundtrip(W15_COMP_NONE, 2);
+    rt_workers = 0;
+}
 
 /* A blob over the format's limit is refused; the buffer and the writer keep
  * working. */
@@ -902,6 +915,7 @@ int main(void)
     RUN(rt_none);
     RUN(rt_zlib);
     RUN(rt_lz4);
+    RUN(rt_zstd_workers);
     RUN(rt_none_stream);
     RUN(rt_zlib_stream);
     RUN(rt_lz4_stream);

@@ -217,6 +217,32 @@ stream)
     [ "$(grep -c 'WIP15_STREAM=zstd:0: expected lz4, zstd, zstd:LEVEL' err.txt)" = 1 ] || fail "no single warning: $(cat err.txt)"
     [ "$(head -c 4 zs.wip15 | od -An -tx1 | tr -d ' ')" = 28b52ffd ] || fail "zstd:0 did not fall back to the default zstd"
     ;;
+workers)
+    # tapp burst: uploads faster than one thread compresses them.  With
+    # WIP15_WORKERS=2 the output thread's zstd takes two threads once the
+    # program waits (a new frame begins), with 0 it never does; every byte
+    # reaches the trace either way, and a crash while the workers run
+    # still leaves a complete trace up to the last call
+    frames="$(dirname "$0")/zstd_frames.py"
+    for c in "2 -" "0 -" "2 segv"; do
+        set -- $c
+        rm -f wk.wip15 wk.wtf-trace
+        WIP15_WORKERS=$1 WIP15_OUTPUT=wk.wip15 run "$tapp" burst 3000 $2 > out.txt 2> err.txt
+        rc=$?
+        if [ "$2" = segv ]; then [ $rc -ge 128 ] || fail "expected death by signal, exit code $rc"
+        else [ $rc = 0 ] || fail "tapp burst failed ($c): $(cat err.txt)"; fi
+        check wk.wip15
+        expect "end END"
+        expect "burst 3000 ok"
+        if [ "$2" = segv ]; then expect "last glEnable"; else expect "last glDeleteBuffers"; fi
+        python3 "$frames" wk.wip15 > frames.txt || fail "not a zstd stream ($c): $(cat frames.txt)"
+        n=$(sed -n 's/.* compressed \([0-9]*\)$/\1/p' frames.txt)
+        if [ "$1" = 0 ]; then [ "$n" = 1 ] || fail "WIP15_WORKERS=0 began new frames: $(cat frames.txt)"
+        else [ "$n" -ge 2 ] || fail "the workers never started ($c): $(cat frames.txt)"; fi
+    done
+    WIP15_WORKERS=x WIP15_OUTPUT=wk2.wip15 run "$tapp" basic > out.txt 2> err.txt || fail "tapp failed"
+    [ "$(grep -c 'WIP15_WORKERS=x: expected auto or 0 to 8; using auto' err.txt)" = 1 ] || fail "no single warning: $(cat err.txt)"
+    ;;
 frames)
     # tapp basic: frame 0 = set-up (glBufferData, ...) + the first frame
     # (red 0.25), frames 1 and 2 (red 0.5, 0.75), frame 3 = what follows

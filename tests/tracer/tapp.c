@@ -42,6 +42,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+
+#include "burst.h"
 #include <fcntl.h>
 #include <time.h>
 #include <unistd.h>
@@ -415,6 +417,30 @@ int main(int argc, char **argv)
                 data[k] = x;
             }
             glBufferData(GL_ARRAY_BUFFER, sizeof data, data, GL_STREAM_DRAW);
+        }
+        glDeleteBuffers(1, &b);
+        printf("tapp: done\n");
+        return 0;
+    }
+    if (!strcmp(mode, "burst")) {
+        /* N uploads of 64 KiB of compressible data as fast as GL takes
+         * them (the output thread cannot keep up: its zstd takes workers),
+         * then glEnable(GL_SCISSOR_TEST); "segv": then a crash */
+        int n = argc > 2 ? atoi(argv[2]) : 1000;
+        static uint32_t data[16384];
+        GLuint b;
+        glGenBuffers(1, &b);
+        glBindBuffer(GL_ARRAY_BUFFER, b);
+        glBufferData(GL_ARRAY_BUFFER, sizeof data, NULL, GL_STREAM_DRAW);
+        for (int i = 0; i < n; i++) {
+            for (uint32_t k = 0; k < 16384; k++)
+                data[k] = W15_BURST_WORD(i, k);
+            glBufferSubData(GL_ARRAY_BUFFER, 0, sizeof data, data);
+        }
+        glEnable(GL_SCISSOR_TEST);
+        if (argc > 3 && !strcmp(argv[3], "segv")) {
+            volatile int *p = NULL;
+            *p = 1;
         }
         glDeleteBuffers(1, &b);
         printf("tapp: done\n");

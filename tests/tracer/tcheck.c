@@ -16,11 +16,14 @@
  *   pixels FUNC BYTES          (the Data argument of glTex*Image*, glReadPixels)
  *   ptrx FUNC PARAM VALUE      (each wip15.ptr entry)
  *   offset FUNC PARAM TARGET OFFSET (each wip15.offset entry; TARGET in hex)
+ *   burst N ok|bad             (tapp burst: the N glBufferSubData blobs of
+ *                               64 KiB, each the words of burst.h)
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "burst.h"
 #include "wip15/format.h"
 
 #define MAXF 8192
@@ -30,6 +33,8 @@ static const char *names[MAXF];
 typedef struct { uint64_t tid, seen; long va_next[16]; } thr_t;
 static thr_t thr[256];
 static int nthr;
+static uint32_t bursts; /* glBufferSubData blobs of tapp burst seen */
+static int burst_ok = 1;
 
 static thr_t *get_thr(uint64_t tid)
 {
@@ -157,6 +162,17 @@ int main(int argc, char **argv)
                 ok = d[k] == (uint8_t)(k * 7 + (k >> 5));
             printf("bufferdata %u %s\n", b->size, ok ? "ok" : "bad");
         }
+        if (!strcmp(name, "glBufferSubData") && c->args[3].type.base == W15_DATA &&
+            c->args[3].v.data[0].size == 65536) {
+            const uint8_t *d = w15_reader_blob(r, &c->args[3].v.data[0], &err);
+            for (uint32_t k = 0; d && burst_ok && k < 16384; k++) {
+                uint32_t v;
+                memcpy(&v, d + 4 * k, 4);
+                burst_ok = v == W15_BURST_WORD(bursts, k);
+            }
+            burst_ok = burst_ok && d;
+            bursts++;
+        }
         if (!strcmp(name, "glClearColor"))
             printf("clearcolor %g %g %g %g\n", c->args[0].v.f[0], c->args[1].v.f[0], c->args[2].v.f[0],
                    c->args[3].v.f[0]);
@@ -173,6 +189,8 @@ int main(int argc, char **argv)
         if (!strcmp(name, "glGetShaderiv"))
             printf("getshaderiv %u\n", c->args[2].count);
     }
+    if (bursts)
+        printf("burst %u %s\n", bursts, burst_ok ? "ok" : "bad");
     for (uint32_t i = 0; i < MAXF; i++)
         if (counts[i])
             printf("func %s %llu\n", names[i], (unsigned long long)counts[i]);
