@@ -28,8 +28,9 @@
  * from malloc (a crash handler must not enter it: the crashed thread may
  * hold its lock) but from `arena`, address space reserved when workers
  * first start (pages are only touched if a crash uses them), and frees
- * nothing.  zstd's workers need new job buffers when every pooled one is
- * in flight, so the crash path's jobs may allocate. */
+ * nothing (blocks zstd gives back then are kept for writer_free).  zstd's
+ * workers need new job buffers when every pooled one is in flight, so
+ * the crash path's jobs may allocate. */
 #include "internal.h"
 
 #include <errno.h>
@@ -79,6 +80,8 @@ struct w15_writer {
     volatile int crashing; /* the crash path has begun: zalloc takes from the arena */
     uint8_t *arena;        /* ARENA_SIZE bytes (MAP_NORESERVE), or NULL */
     _Atomic size_t arena_used;
+    void *unfreed[64];     /* malloc'ed blocks zstd freed in the crash path */
+    _Atomic int nunfreed;  /* (freed by writer_free, which only tests reach) */
 
     int failed;
     w15_error_t ferr;
@@ -173,10 +176,17 @@ static void *zalloc(void *opaque, size_t n)
 
 static void zfree(void *opaque, void *p)
 {
-    const w15_writer_t *w = opaque;
+    w15_writer_t *w = opaque;
     int in_arena = w->arena && (uint8_t *)p >= w->arena && (uint8_t *)p < w->arena + ARENA_SIZE;
-    if (!w->crashing && !in_arena)
+    if (!p || in_arena)
+        return;
+    if (!w->crashing) {
         free(p);
+        return;
+    }
+    int i = atomic_fetch_add(&w->nunfreed, 1);
+    if (i < (int)(sizeof w->unfreed / sizeof w->unfreed[0]))
+        w->unfreed[i] = p;
 }
 
 /* Bytes p[0..n) into the zstd frame, then (mode ZSTD_e_flush / _end)
@@ -593,6 +603,8 @@ static void writer_free(w15_writer_t *w)
      * freed as usual, the arena's left alone) */
     w->crashing = 0;
     ZSTD_freeCCtx(w->zc);
+    for (int i = 0; i < w->nunfreed && i < (int)(sizeof w->unfreed / sizeof w->unfreed[0]); i++)
+        free(w->unfreed[i]);
     if (w->arena)
         munmap(w->arena, ARENA_SIZE);
     ZSTD_freeCCtx(w->zprobe);
